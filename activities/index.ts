@@ -1,0 +1,10 @@
+import { createConsignmentActivities, type ConsignmentActivityDeps } from './consignments.activities';
+
+export type ActivityDeps = ConsignmentActivityDeps;
+
+/** Every activity the worker registers, built from explicit dependencies (no module singletons). */
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...createConsignmentActivities(deps),
+  };
+}

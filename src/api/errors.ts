@@ -1,0 +1,95 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, type ErrorCode, type Issue } from '../domain/errors';
+import { ERROR_MESSAGES, translate, type Locale } from '../i18n/messages';
+import { toDomainError } from '../temporal/failures';
+
+/** HTTP status of each refusal (DESIGN.md "HTTP codes"); codes not listed are 400. */
+const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
+  INVALID_API_KEY: 401,
+  ROUTE_NOT_FOUND: 404,
+  CONSIGNMENT_NOT_FOUND: 404,
+  NOT_DRAFT: 409,
+  REFERENCE_USED: 409,
+  BODY_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMITED: 429,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL_ERROR: 500,
+};
+
+export function httpStatusOf(code: ErrorCode): number {
+  return HTTP_STATUS[code] ?? 400;
+}
+
+export interface ErrorEnvelope {
+  status: false;
+  errors: { message: string; field?: string }[];
+}
+
+export function errorEnvelope(issues: Issue[], locale: Locale): ErrorEnvelope {
+  return {
+    status: false,
+    errors: issues.map((issue) => ({
+      message: translate(ERROR_MESSAGES[issue.code], locale, issue.params),
+      ...(issue.field ? { field: issue.field } : {}),
+    })),
+  };
+}
+
+export function sendError(reply: FastifyReply, error: DomainError, locale: Locale): FastifyReply {
+  return reply.code(httpStatusOf(error.code)).send(errorEnvelope(error.issues, locale));
+}
+
+/** Fastify's own refusals (body parsing, limits) as our codes. */
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'BODY_TOO_LARGE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'MALFORMED_JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'MALFORMED_JSON',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'MALFORMED_JSON',
+};
+
+/** Faults of a dependency (Temporal, the database) that a retry may cure: 503, not 500. */
+function isUnavailable(error: unknown): boolean {
+  const e = error as { code?: unknown; name?: string; message?: string };
+  return (
+    e?.code === 14 || // gRPC UNAVAILABLE
+    e?.code === 'ECONNREFUSED' ||
+    e?.code === 'ECONNRESET' ||
+    e?.code === '57P01' || // admin shutdown
+    e?.name === 'ServiceError' ||
+    /connection (terminated|refused)|Connection is closed|Failed to connect/i.test(e?.message ?? '')
+  );
+}
+
+export function classify(error: unknown): DomainError | undefined {
+  const mapped = toDomainError(error);
+  if (mapped instanceof DomainError) return mapped;
+  const fastifyError = error as FastifyError;
+  if (fastifyError?.code && FASTIFY_CODES[fastifyError.code]) return new DomainError(FASTIFY_CODES[fastifyError.code]);
+  if (error instanceof SyntaxError && (fastifyError.statusCode === 400 || fastifyError.statusCode === undefined)) return new DomainError('MALFORMED_JSON');
+  if (isUnavailable(error)) return new DomainError('SERVICE_UNAVAILABLE');
+  return undefined;
+}
+
+/** One error handler: every failure leaves as the envelope; unexpected ones are logged and hidden. */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const known = classify(error);
+    if (known) {
+      if (known.code === 'SERVICE_UNAVAILABLE') request.log.warn({ err: error }, 'dependency unavailable');
+      return sendError(reply, known, request.locale);
+    }
+    const status = (error as FastifyError)?.statusCode;
+    if (status && status >= 400 && status < 500) {
+      request.log.info({ err: error }, 'request refused by the framework');
+      return sendError(reply, new DomainError('VALIDATION_FAILED'), request.locale);
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return sendError(reply, new DomainError('INTERNAL_ERROR'), request.locale);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, new DomainError('ROUTE_NOT_FOUND', { params: { method: request.method, url: request.url.split('?')[0] } }), request.locale),
+  );
+}

@@ -1,0 +1,170 @@
+import type { ConsignmentRecord, HistoryEntry } from '../domain/consignment';
+import type { DraftInput, PackageInput } from '../domain/draft';
+import { consignmentType, packageDesi, totals } from '../domain/weights';
+import type { Queryable } from './database';
+
+const PACKAGES_JSON = `COALESCE((
+  SELECT json_agg(json_build_object(
+    'id', p.id, 'package_type', p.package_type, 'provider_packaging_type', p.provider_packaging_type, 'post_type', p.post_type,
+    'weight', p.weight, 'length', p.length, 'width', p.width, 'height', p.height, 'desi', p.desi,
+    'dangerous_goods', p.dangerous_goods, 'quantity', p.quantity,
+    'items', COALESCE((
+      SELECT json_agg(json_build_object(
+        'id', i.id, 'description', i.description, 'gtip', i.gtip, 'origin', i.origin, 'currency_code', i.currency_code,
+        'unit_price', i.unit_price, 'quantity', i.quantity, 'category', i.category) ORDER BY i.position)
+      FROM package_items i WHERE i.package_id = p.id), '[]'::json)
+  ) ORDER BY p.position)
+  FROM consignment_packages p WHERE p.consignment_id = c.id), '[]'::json)`;
+
+const SELECT_CONSIGNMENT = `SELECT c.id, c.uuid, c.customer_id, c.user_id, c.status, c.preference, c.provider_id, c.address_resolver_type,
+  c.reference_no, c.invoice_number, c.incoterms_type, c.specific_shipping_method, c.generate_provider_barcode,
+  c.specific_provider_barcode, c.barcode, c.consignor, c.consignee, c.documents, c.special_services,
+  c.weight, c.desi, c.consignment_type, c.import_id, c.created_at, c.updated_at, ${PACKAGES_JSON} AS packages
+  FROM consignments c`;
+
+interface ConsignmentRow extends Omit<ConsignmentRecord, 'created_at' | 'updated_at' | 'weight' | 'desi'> {
+  weight: number | string;
+  desi: number | string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function toRecord(row: ConsignmentRow): ConsignmentRecord {
+  return {
+    ...row,
+    id: Number(row.id),
+    weight: Number(row.weight),
+    desi: Number(row.desi),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export type ConsignmentKey = { uuid: string } | { id: number; customerId: number } | { referenceNo: string; customerId: number } | { barcode: string; customerId: number };
+
+export async function findConsignment(q: Queryable, key: ConsignmentKey): Promise<ConsignmentRecord | undefined> {
+  let where: string;
+  let params: unknown[];
+  if ('uuid' in key) [where, params] = ['c.uuid = $1', [key.uuid]];
+  else if ('id' in key) [where, params] = ['c.id = $1 AND c.customer_id = $2', [key.id, key.customerId]];
+  else if ('referenceNo' in key) [where, params] = ['c.reference_no = $1 AND c.customer_id = $2', [key.referenceNo, key.customerId]];
+  else [where, params] = ['c.barcode = $1 AND c.customer_id = $2', [key.barcode, key.customerId]];
+  const { rows } = await q.query<ConsignmentRow>(`${SELECT_CONSIGNMENT} WHERE ${where}`, params);
+  return rows[0] ? toRecord(rows[0]) : undefined;
+}
+
+/** The uuid (and so the workflow) of a customer's consignment, without loading it whole. */
+export async function findConsignmentUuid(q: Queryable, customerId: number, id: number): Promise<string | undefined> {
+  const { rows } = await q.query<{ uuid: string }>('SELECT uuid FROM consignments WHERE id = $1 AND customer_id = $2', [id, customerId]);
+  return rows[0]?.uuid;
+}
+
+export async function isReferenceTaken(q: Queryable, customerId: number, referenceNo: string, exceptUuid?: string): Promise<boolean> {
+  const { rows } = await q.query('SELECT 1 FROM consignments WHERE customer_id = $1 AND reference_no = $2 AND uuid IS DISTINCT FROM $3', [
+    customerId,
+    referenceNo,
+    exceptUuid ?? null,
+  ]);
+  return rows.length > 0;
+}
+
+export async function findHistory(q: Queryable, consignmentId: number): Promise<HistoryEntry[]> {
+  const { rows } = await q.query<{ status: number; message: string | null; location: string | null; occurred_at: Date }>(
+    'SELECT status, message, location, occurred_at FROM consignment_history WHERE consignment_id = $1 ORDER BY occurred_at, id',
+    [consignmentId],
+  );
+  return rows.map((r) => ({ ...r, occurred_at: r.occurred_at.toISOString() }));
+}
+
+/** Column values of a draft, derived fields (weight, desi, consignment_type) included. */
+function draftColumns(draft: DraftInput) {
+  const { weight, desi } = totals(draft.packages ?? []);
+  return [
+    draft.preference ?? null,
+    draft.provider_id ?? null,
+    draft.address_resolver_type ?? 0,
+    draft.reference_no ?? null,
+    draft.invoice_number ?? null,
+    draft.incoterms_type ?? 2,
+    draft.specific_shipping_method ?? null,
+    draft.generate_provider_barcode ?? false,
+    draft.specific_provider_barcode ?? null,
+    JSON.stringify(draft.consignor ?? {}),
+    JSON.stringify(draft.consignee ?? {}),
+    JSON.stringify(draft.documents ?? []),
+    JSON.stringify(draft.special_services ?? []),
+    weight,
+    desi,
+    consignmentType(draft.consignor?.country, draft.consignee?.country),
+  ];
+}
+
+const DRAFT_COLUMNS = `preference, provider_id, address_resolver_type, reference_no, invoice_number, incoterms_type,
+  specific_shipping_method, generate_provider_barcode, specific_provider_barcode, consignor, consignee, documents,
+  special_services, weight, desi, consignment_type`;
+
+async function insertPackages(tx: Queryable, consignmentId: number, packages: PackageInput[]): Promise<void> {
+  if (packages.length === 0) return;
+  const params: unknown[] = [consignmentId];
+  const values = packages.map((p, position) => {
+    const base = params.length;
+    params.push(position, p.package_type ?? null, p.provider_packaging_type ?? null, p.post_type ?? null, p.weight ?? null, p.length ?? null, p.width ?? null, p.height ?? null, packageDesi(p), p.dangerous_goods ?? null);
+    return `($1, ${Array.from({ length: 10 }, (_, i) => `$${base + i + 1}`).join(', ')})`;
+  });
+  const { rows } = await tx.query<{ id: number; position: number }>(
+    `INSERT INTO consignment_packages (consignment_id, position, package_type, provider_packaging_type, post_type, weight, length, width, height, desi, dangerous_goods)
+     VALUES ${values.join(', ')} RETURNING id, position`,
+    params,
+  );
+  const itemParams: unknown[] = [];
+  const itemValues: string[] = [];
+  for (const row of rows) {
+    (packages[row.position].items ?? []).forEach((item, position) => {
+      const base = itemParams.length;
+      itemParams.push(row.id, position, item.description ?? null, item.gtip ?? null, item.origin ?? null, item.currency_code ?? null, item.unit_price ?? null, item.quantity ?? null, item.category ?? null);
+      itemValues.push(`(${Array.from({ length: 9 }, (_, i) => `$${base + i + 1}`).join(', ')})`);
+    });
+  }
+  if (itemValues.length === 0) return;
+  await tx.query(
+    `INSERT INTO package_items (package_id, position, description, gtip, origin, currency_code, unit_price, quantity, category) VALUES ${itemValues.join(', ')}`,
+    itemParams,
+  );
+}
+
+export interface NewDraft {
+  uuid: string;
+  customerId: number;
+  userId: number | null;
+  importId?: string | null;
+  draft: DraftInput;
+  status: number;
+  statusMessage: string;
+}
+
+/** Inserts a draft with its packages and first history entry. Idempotent on uuid: a retried call returns the stored draft. */
+export async function insertDraft(tx: Queryable, input: NewDraft): Promise<{ id: number; created: boolean }> {
+  const existing = await tx.query<{ id: number }>('SELECT id FROM consignments WHERE uuid = $1', [input.uuid]);
+  if (existing.rows[0]) return { id: Number(existing.rows[0].id), created: false };
+  const columns = draftColumns(input.draft);
+  const placeholders = columns.map((_, i) => `$${i + 6}`).join(', ');
+  const { rows } = await tx.query<{ id: number }>(
+    `INSERT INTO consignments (uuid, customer_id, user_id, status, import_id, ${DRAFT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, ${placeholders}) RETURNING id`,
+    [input.uuid, input.customerId, input.userId, input.status, input.importId ?? null, ...columns],
+  );
+  const id = Number(rows[0].id);
+  await insertPackages(tx, id, input.draft.packages ?? []);
+  await tx.query(`INSERT INTO consignment_history (consignment_id, status, message, event_key) VALUES ($1, $2, $3, 'created')`, [id, input.status, input.statusMessage]);
+  return { id, created: true };
+}
+
+/** Writes a whole (already merged) draft; packages are replaced only when `replacePackages`. */
+export async function saveDraft(tx: Queryable, uuid: string, draft: DraftInput, replacePackages: boolean): Promise<void> {
+  const columns = draftColumns(draft);
+  const assignments = DRAFT_COLUMNS.split(',').map((c, i) => `${c.trim()} = $${i + 2}`);
+  const { rows } = await tx.query<{ id: number }>(`UPDATE consignments SET ${assignments.join(', ')}, updated_at = now() WHERE uuid = $1 RETURNING id`, [uuid, ...columns]);
+  if (!replacePackages) return;
+  const id = Number(rows[0].id);
+  await tx.query('DELETE FROM consignment_packages WHERE consignment_id = $1', [id]);
+  await insertPackages(tx, id, draft.packages ?? []);
+}

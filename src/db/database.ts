@@ -1,0 +1,92 @@
+import { mkdirSync } from 'node:fs';
+import type { PGlite } from '@electric-sql/pglite';
+import type { Pool, PoolClient } from 'pg';
+
+/** What repositories need: parameterised SQL returning rows. Both PGlite and a pg pool/client provide it. */
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `fn` in one transaction; rolls back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs `fn` while holding a database-wide advisory lock (migrations, seeding). */
+  withLock<T>(key: number, fn: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL server URL; when absent PGlite is used. */
+  url?: string;
+  /** PGlite data directory; absent means in-memory (tests). */
+  dataDir?: string;
+  /** Pool size for PostgreSQL. */
+  poolSize?: number;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.url ? openPostgres(options.url, options.poolSize ?? 20) : openPglite(options.dataDir);
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const pglite = (await PGlite.create({ dataDir, extensions: { pg_trgm } })) as unknown as PGlite;
+  const query = async <T>(sql: string, params?: unknown[]) => {
+    const result = await pglite.query<T>(sql, params as unknown[]);
+    return { rows: result.rows };
+  };
+  return {
+    kind: 'pglite',
+    query,
+    transaction: (fn) => pglite.transaction((tx) => fn({ query: async <T>(sql: string, params?: unknown[]) => ({ rows: (await tx.query<T>(sql, params as unknown[])).rows }) })),
+    // PGlite has one connection in one process: its own queue already serialises everything.
+    withLock: (_key, fn) => fn(),
+    close: () => pglite.close(),
+  };
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const pg = await import('pg');
+  // Keep bigint/numeric as JS numbers: ids and money amounts here are far below 2^53.
+  pg.types.setTypeParser(20, (v: string) => Number(v));
+  pg.types.setTypeParser(1700, (v: string) => Number(v));
+  const pool: Pool = new pg.Pool({ connectionString: url, max: poolSize });
+  pool.on('error', () => undefined); // idle client errors surface on the next query instead of crashing
+  const inClient = async <T>(fn: (client: PoolClient) => Promise<T>) => {
+    const client = await pool.connect();
+    try {
+      return await fn(client);
+    } finally {
+      client.release();
+    }
+  };
+  return {
+    kind: 'postgres',
+    query: async <T>(sql: string, params?: unknown[]) => ({ rows: (await pool.query(sql, params)).rows as T[] }),
+    transaction: (fn) =>
+      inClient(async (client) => {
+        await client.query('BEGIN');
+        try {
+          const result = await fn({ query: async <T>(sql: string, params?: unknown[]) => ({ rows: (await client.query(sql, params)).rows as T[] }) });
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw error;
+        }
+      }),
+    withLock: (key, fn) =>
+      inClient(async (client) => {
+        await client.query('SELECT pg_advisory_lock($1)', [key]);
+        try {
+          return await fn();
+        } finally {
+          await client.query('SELECT pg_advisory_unlock($1)', [key]).catch(() => undefined);
+        }
+      }),
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,46 @@
+import type { Queryable } from './database';
+
+/** How long a key is remembered (DESIGN.md: 24 h). */
+export const IDEMPOTENCY_TTL_HOURS = 24;
+
+export interface IdempotencyRecord {
+  request_hash: string;
+  resource_uuid: string;
+  response_status: number | null;
+  response_body: unknown;
+}
+
+/**
+ * Claims `key` for this request, or returns the claim a first request already made. The claim fixes the
+ * resource uuid, so concurrent duplicates address the same workflow. An expired claim is replaced.
+ */
+export async function claimIdempotencyKey(
+  q: Queryable,
+  claim: { customerId: number; scope: string; key: string; requestHash: string; resourceUuid: string },
+): Promise<IdempotencyRecord> {
+  const { rows } = await q.query<IdempotencyRecord>(
+    `INSERT INTO idempotency_keys (customer_id, scope, key, request_hash, resource_uuid) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (customer_id, scope, key) DO UPDATE
+       SET request_hash = EXCLUDED.request_hash, resource_uuid = EXCLUDED.resource_uuid, response_status = NULL, response_body = NULL, created_at = now()
+       WHERE idempotency_keys.created_at < now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'
+     RETURNING request_hash, resource_uuid, response_status, response_body`,
+    [claim.customerId, claim.scope, claim.key, claim.requestHash, claim.resourceUuid],
+  );
+  if (rows[0]) return rows[0];
+  const existing = await q.query<IdempotencyRecord>(
+    'SELECT request_hash, resource_uuid, response_status, response_body FROM idempotency_keys WHERE customer_id = $1 AND scope = $2 AND key = $3',
+    [claim.customerId, claim.scope, claim.key],
+  );
+  return existing.rows[0];
+}
+
+export async function saveIdempotentResponse(q: Queryable, key: { customerId: number; scope: string; key: string }, status: number, body: unknown): Promise<void> {
+  await q.query(
+    'UPDATE idempotency_keys SET response_status = $4, response_body = $5 WHERE customer_id = $1 AND scope = $2 AND key = $3 AND response_status IS NULL',
+    [key.customerId, key.scope, key.key, status, JSON.stringify(body)],
+  );
+}
+
+export async function purgeExpiredIdempotencyKeys(q: Queryable): Promise<void> {
+  await q.query(`DELETE FROM idempotency_keys WHERE created_at < now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'`);
+}

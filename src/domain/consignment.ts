@@ -1,0 +1,52 @@
+import type { DocumentInput, ItemInput, PackageInput, PartyInput, SpecialServiceInput } from './draft';
+
+/** A stored package: what was sent plus the ids and desi the service assigns. */
+export interface StoredItem extends ItemInput {
+  id: number;
+}
+export interface StoredPackage extends Omit<PackageInput, 'items'> {
+  id: number;
+  desi: number;
+  quantity: number;
+  items: StoredItem[];
+}
+
+export interface HistoryEntry {
+  status: number;
+  message: string | null;
+  location: string | null;
+  occurred_at: string;
+}
+
+/**
+ * The consignment as the read model holds it. Activities return it, the workflow passes it back to the
+ * API as an update result, and the API's mappers turn it into SPEC §2.3 / §2.4 shapes. Timestamps are ISO 8601 UTC.
+ */
+export interface ConsignmentRecord {
+  id: number;
+  uuid: string;
+  customer_id: number;
+  user_id: number | null;
+  status: number;
+  preference: number | null;
+  provider_id: number | null;
+  address_resolver_type: number;
+  reference_no: string | null;
+  invoice_number: string | null;
+  incoterms_type: number;
+  specific_shipping_method: string | null;
+  generate_provider_barcode: boolean;
+  specific_provider_barcode: string | null;
+  barcode: string | null;
+  consignor: PartyInput;
+  consignee: PartyInput;
+  packages: StoredPackage[];
+  documents: DocumentInput[];
+  special_services: SpecialServiceInput[];
+  weight: number;
+  desi: number;
+  consignment_type: number;
+  import_id: string | null;
+  created_at: string;
+  updated_at: string;
+}

@@ -1,0 +1,265 @@
+import { z } from 'zod';
+import { resolveCountry } from './countries';
+import { DomainError, isErrorCode, type ErrorCode, type Issue } from './errors';
+
+export interface PartyInput {
+  name?: string | null;
+  attention_name?: string | null;
+  country?: string | null;
+  state?: string | null;
+  city?: string | null;
+  postal_code?: string | null;
+  address?: string | null;
+  phone_number?: string | null;
+  email?: string | null;
+  tax_number?: string | null;
+  eori_number?: string | null;
+  state_code?: string | null;
+  party_type?: 'individual' | 'business' | null;
+}
+
+export interface ItemInput {
+  description?: string | null;
+  gtip?: string | null;
+  origin?: string | null;
+  currency_code?: string | null;
+  unit_price?: number | null;
+  quantity?: number | null;
+  category?: string | null;
+}
+
+export interface PackageInput {
+  package_type?: 1 | 2 | null;
+  provider_packaging_type?: string | null;
+  post_type?: number | null;
+  weight?: number | null;
+  length?: number | null;
+  width?: number | null;
+  height?: number | null;
+  dangerous_goods?: boolean | null;
+  items?: ItemInput[];
+}
+
+export interface DocumentInput {
+  id: number;
+}
+
+export interface SpecialServiceInput {
+  service_type: string;
+  details?: Record<string, unknown>;
+}
+
+export interface DraftInput {
+  preference?: number | null;
+  provider_id?: number | null;
+  address_resolver_type?: number;
+  reference_no?: string | null;
+  invoice_number?: string | null;
+  incoterms_type?: number;
+  specific_shipping_method?: string | null;
+  generate_provider_barcode?: boolean;
+  specific_provider_barcode?: string | null;
+  consignor?: PartyInput;
+  consignee?: PartyInput;
+  packages?: PackageInput[];
+  documents?: DocumentInput[];
+  special_services?: SpecialServiceInput[];
+}
+
+/** Carrier preference (DESIGN "Draft creation"). */
+export const PREFERENCE = { SPECIFIC: 0, CHEAPEST: 1, FASTEST: 2 } as const;
+
+/** Collection caps: not in SPEC, they keep one request's work bounded. */
+export const LIMITS = { packages: 50, items: 100, documents: 20, special_services: 20 } as const;
+
+// Integers are stored in PostgreSQL `integer` columns.
+const INT32_MAX = 2_147_483_647;
+// Far above any parcel; keeps L × W × H and the sums finite.
+const MEASURE_MAX = 1_000_000;
+// zod reports a non-number sent to an integer field as "expected number"; this message marks it as an integer field.
+const EXPECTED_INTEGER = 'expected integer';
+
+// Trimmed; a blank string means "no value".
+const blankToNull = (v: unknown) => (typeof v === 'string' ? v.trim() || null : v);
+// For fields with a default (applied where the draft is stored), null means "not sent".
+const nullToAbsent = (v: unknown) => (v === null ? undefined : v);
+// A null collection means an empty one.
+const nullToEmpty = (v: unknown) => (v === null ? [] : v);
+
+const text = (max: number) => z.preprocess(blankToNull, z.string().max(max).nullish());
+const integer = () => z.int({ error: (iss) => (iss.code === 'invalid_type' ? EXPECTED_INTEGER : undefined) }).max(INT32_MAX);
+const id = () => integer().positive();
+const measure = () => z.number().nonnegative().max(MEASURE_MAX).nullish();
+const list = <T extends z.ZodType>(entry: T, max: number) => z.preprocess(nullToEmpty, z.array(entry).max(max).optional());
+// ISO 3166 alpha-2 or alpha-3, any case, normalised to upper-case alpha-2.
+const country = () =>
+  z.preprocess(
+    blankToNull,
+    z
+      .string()
+      // Aborting, so a code of the wrong length is not also reported as an unknown country.
+      .min(2, { abort: true })
+      .max(3, { abort: true })
+      .refine((code) => resolveCountry(code) !== undefined, { params: { code: 'INVALID_COUNTRY' } })
+      .transform((code) => resolveCountry(code)!.iso2)
+      .nullish(),
+  );
+
+const partySchema = z.object({
+  name: text(255),
+  attention_name: text(255),
+  country: country(),
+  state: text(100),
+  city: text(100),
+  postal_code: text(30),
+  address: text(1000),
+  phone_number: text(20),
+  email: z.preprocess(blankToNull, z.email().max(255).nullish()),
+  tax_number: text(255),
+  eori_number: text(255),
+  state_code: text(255),
+  party_type: z.preprocess(blankToNull, z.enum(['individual', 'business']).nullish()),
+});
+
+const itemSchema = z.object({
+  description: text(255),
+  gtip: text(16),
+  origin: country(),
+  currency_code: z.preprocess(
+    blankToNull,
+    z
+      .string()
+      .length(3)
+      // Letters only; the length is reported by length(3) alone.
+      .regex(/^[A-Za-z]*$/)
+      .transform((code) => code.toUpperCase())
+      .nullish(),
+  ),
+  unit_price: z.number().nonnegative().nullish(),
+  quantity: id().nullish(),
+  category: text(255),
+});
+
+const packageSchema = z.object({
+  package_type: z.literal([1, 2]).nullish(),
+  provider_packaging_type: text(255),
+  post_type: integer().nonnegative().nullish(),
+  weight: measure(),
+  length: measure(),
+  width: measure(),
+  height: measure(),
+  dangerous_goods: z.boolean().nullish(),
+  items: list(itemSchema, LIMITS.items),
+});
+
+const draftFields = {
+  preference: z.literal([PREFERENCE.SPECIFIC, PREFERENCE.CHEAPEST, PREFERENCE.FASTEST]).nullish(),
+  provider_id: id().nullish(),
+  address_resolver_type: z.preprocess(nullToAbsent, integer().nonnegative().optional()),
+  reference_no: text(255),
+  invoice_number: text(255),
+  incoterms_type: z.preprocess(nullToAbsent, integer().nonnegative().optional()),
+  specific_shipping_method: text(255),
+  generate_provider_barcode: z.preprocess(nullToAbsent, z.boolean().optional()),
+  specific_provider_barcode: text(255),
+  packages: list(packageSchema, LIMITS.packages),
+  documents: list(z.object({ id: id() }), LIMITS.documents),
+  special_services: list(
+    z.object({
+      service_type: z.preprocess(blankToNull, z.string().max(255)),
+      details: z.record(z.string(), z.unknown()).optional(),
+    }),
+    LIMITS.special_services,
+  ),
+};
+
+const schemas = {
+  create: z.object({ ...draftFields, consignor: partySchema, consignee: partySchema }),
+  update: z.object({ ...draftFields, consignor: partySchema.optional(), consignee: partySchema.optional() }),
+};
+
+const TYPE_NAMES: Record<string, string> = { int: 'integer', record: 'object' };
+
+/** Turns one zod issue into our code + params, so texts come from the en/tr catalog rather than zod. */
+function toIssue(issue: z.core.$ZodIssue): Issue {
+  const field = issue.path.length > 0 ? issue.path.join('.') : undefined;
+  const make = (code: ErrorCode, params?: Issue['params']): Issue => ({
+    code,
+    ...(field !== undefined && { field }),
+    ...(params && { params }),
+  });
+  switch (issue.code) {
+    case 'invalid_type':
+      // A missing or null required value (blank strings were already turned into null).
+      if (issue.input === undefined || issue.input === null) return make('NOT_BLANK');
+      return make('INVALID_TYPE', {
+        type: issue.message === EXPECTED_INTEGER ? 'integer' : (TYPE_NAMES[issue.expected] ?? issue.expected),
+      });
+    case 'too_big': {
+      const max = Number(issue.maximum);
+      if (issue.exact) return make('LENGTH_EXACT', { length: max });
+      if (issue.origin === 'string') return make('TOO_LONG', { max });
+      if (issue.origin === 'array') return make('TOO_MANY_ENTRIES', { max });
+      return make('TOO_LARGE', { max });
+    }
+    case 'too_small': {
+      const min = Number(issue.minimum);
+      if (issue.exact) return make('LENGTH_EXACT', { length: min });
+      if (issue.origin === 'string') return min <= 1 ? make('NOT_BLANK') : make('TOO_SHORT', { min });
+      if (min === 0 && !issue.inclusive) return make('NOT_POSITIVE');
+      return make('TOO_SMALL', { min });
+    }
+    case 'invalid_value':
+      return make('INVALID_CHOICE');
+    case 'invalid_format':
+      // Only the email field and the currency letters pattern produce format issues.
+      return make(issue.format === 'email' ? 'INVALID_EMAIL' : 'INVALID_CHOICE');
+    case 'custom':
+      return make(isErrorCode(issue.params?.code) ? issue.params.code : 'VALIDATION_FAILED');
+    default:
+      return make('VALIDATION_FAILED');
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Validates and normalises a create (4.2) or update (4.4) body. Update bodies are partial: absent keys stay
+ * absent so that applyDraftPatch leaves those fields alone. Throws VALIDATION_FAILED with every issue found.
+ */
+export function parseDraftInput(body: unknown, mode: 'create' | 'update'): DraftInput {
+  if (!isObject(body)) throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_TYPE', params: { type: 'object' } }]);
+
+  const result = schemas[mode].safeParse(body, { reportInput: true });
+  const issues = result.success ? [] : result.error.issues.map(toIssue);
+  // Judged on the body as sent, in both modes: a stored provider does not excuse `preference: 0` without one.
+  if (body.preference === PREFERENCE.SPECIFIC && body.provider_id == null) {
+    issues.push({ code: 'PREFERENCE_RULE', field: 'provider_id' });
+  }
+  if (!result.success || issues.length > 0) throw new DomainError('VALIDATION_FAILED', issues);
+
+  const draft: DraftInput = result.data;
+  // Keys sent as null for defaulted fields come back as undefined; drop them so "absent" has one shape.
+  for (const key of Object.keys(draft) as (keyof DraftInput)[]) if (draft[key] === undefined) delete draft[key];
+  return draft;
+}
+
+/** Partial update: sent scalars replace (null clears), parties merge field by field, sent collections replace whole. */
+export function applyDraftPatch(current: DraftInput, patch: DraftInput): DraftInput {
+  const next: DraftInput = { ...current };
+  for (const key of Object.keys(patch) as (keyof DraftInput)[]) {
+    const value = patch[key];
+    if (value === undefined) continue;
+    if (key === 'consignor' || key === 'consignee') next[key] = mergeParty(current[key], patch[key]);
+    else (next as Record<string, unknown>)[key] = value;
+  }
+  return next;
+}
+
+function mergeParty(current: PartyInput | undefined, patch: PartyInput | undefined): PartyInput {
+  const merged: PartyInput = { ...current };
+  for (const [key, value] of Object.entries(patch ?? {})) {
+    if (value !== undefined) (merged as Record<string, unknown>)[key] = value;
+  }
+  return merged;
+}

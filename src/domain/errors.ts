@@ -1,0 +1,69 @@
+/**
+ * Every refusal the service can give, as a stable code. The API maps a code to an HTTP status
+ * (src/api/errors.ts) and to an en/tr text (src/i18n/messages.ts); activities raise it as a
+ * non-retryable ApplicationFailure whose `type` is the code.
+ */
+export const ERROR_CODES = [
+  // request plumbing
+  'INVALID_API_KEY',
+  'ROUTE_NOT_FOUND',
+  'MALFORMED_JSON',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'BODY_TOO_LARGE',
+  'RATE_LIMITED',
+  'IDEMPOTENCY_KEY_REUSED',
+  'IDEMPOTENCY_KEY_INVALID',
+  'SERVICE_UNAVAILABLE',
+  'INTERNAL_ERROR',
+  // field validation (Symfony-style texts, as SPEC §7 quotes "This value should not be blank.")
+  'VALIDATION_FAILED',
+  'NOT_BLANK',
+  'TOO_LONG',
+  'TOO_SHORT',
+  'LENGTH_EXACT',
+  'INVALID_TYPE',
+  'INVALID_CHOICE',
+  'INVALID_COUNTRY',
+  'INVALID_EMAIL',
+  'NOT_POSITIVE',
+  'TOO_SMALL',
+  'TOO_LARGE',
+  'TOO_MANY_ENTRIES',
+  'UNKNOWN_FIELD',
+  'INVALID_ID',
+  // consignments
+  'CONSIGNMENT_NOT_FOUND',
+  'NOT_DRAFT',
+  'REFERENCE_USED',
+  'PREFERENCE_RULE',
+  'PROVIDER_NOT_FOUND',
+  // address search
+  'INVALID_COUNTRY_ISO2',
+  'INVALID_SEARCH_FIELD',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** One entry of the envelope's `errors[]`: a code (text chosen per language later), the input path, and text parameters. */
+export interface Issue {
+  code: ErrorCode;
+  field?: string;
+  params?: Record<string, string | number>;
+}
+
+export class DomainError extends Error {
+  readonly issues: Issue[];
+
+  constructor(
+    readonly code: ErrorCode,
+    issues?: Issue[] | Omit<Issue, 'code'>,
+  ) {
+    super(code);
+    this.name = 'DomainError';
+    this.issues = Array.isArray(issues) ? issues : [{ code, ...issues }];
+  }
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
+}

@@ -1,0 +1,17 @@
+import { loadConfig } from './config';
+import { failStartup, stopOnSignals } from './process';
+import { startRuntime } from './runtime';
+
+/** `npm start`: the whole service in one process on the embedded default (dev server + worker + API + PGlite). */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const runtime = await startRuntime(config, { api: true, worker: true });
+  stopOnSignals(runtime);
+  await runtime.app!.listen({ port: config.port, host: config.host });
+  runtime.logger.info(
+    { api: `http://${config.host}:${config.port}/api/v1`, temporalUi: runtime.devServer?.uiUrl, database: config.databaseUrl ? 'postgresql' : 'pglite' },
+    'consignflow is running',
+  );
+}
+
+main().catch(failStartup);

@@ -1,0 +1,134 @@
+import { join } from 'node:path';
+import type { Client, Connection } from '@temporalio/client';
+import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { FastifyInstance } from 'fastify';
+import pino, { type Logger } from 'pino';
+import { buildApp } from './api/app';
+import type { ProviderDirectory } from './api/mappers/consignment.mapper';
+import type { HealthReport } from './api/routes/health.routes';
+import { createConsignmentService } from './api/services/consignments.service';
+import type { Config } from './config';
+import { bootstrapApiKeys } from './db/customers.repository';
+import { openDatabase, type Database } from './db/database';
+import { migrate } from './db/migrate';
+import { connectClient, ensureSearchAttributes, isTemporalReachable } from './temporal/client';
+import { startDevServer, type DevServer } from './temporal/dev-server';
+import { startWorker, type RunningWorker } from './temporal/worker';
+import { createCarrierDirectory } from './carriers/directory';
+
+export interface RuntimeOptions {
+  api: boolean;
+  worker: boolean;
+  logger?: Logger;
+  /** tests: a prebuilt workflow bundle */
+  workflowBundle?: WorkflowBundleWithSourceMap;
+  /** tests: an already open database */
+  db?: Database;
+}
+
+export interface Runtime {
+  config: Config;
+  db: Database;
+  client: Client;
+  connection: Connection;
+  app?: FastifyInstance;
+  worker?: RunningWorker;
+  devServer?: DevServer;
+  logger: Logger;
+  health(): Promise<HealthReport>;
+  stop(): Promise<void>;
+}
+
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    // API keys never reach the logs, whichever header carried them.
+    redact: { paths: ['req.headers.apikey', 'req.headers.authorization', 'headers.apikey', 'headers.authorization'], censor: '[redacted]' },
+  });
+}
+
+/**
+ * Wires one process: the database (migrated), Temporal (the embedded dev server unless TEMPORAL_ADDRESS),
+ * the worker and/or the HTTP API. `npm start` runs all of it; `npm run api` / `npm run worker` one part each.
+ */
+export async function startRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const stops: (() => Promise<unknown>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch((error: unknown) => logger.warn({ err: error }, 'error while stopping'));
+  };
+  try {
+    let devServer: DevServer | undefined;
+    let address = config.temporal.address;
+    if (!address) {
+      devServer = await startDevServer({
+        dataDir: join(config.dataDir, 'temporal'),
+        port: config.temporal.devPort,
+        uiPort: config.temporal.uiPort,
+        namespace: config.temporal.namespace,
+        cliPath: config.temporal.cliPath,
+        log: (msg) => logger.info(msg),
+      });
+      stops.push(() => devServer!.stop());
+      address = devServer.address;
+    }
+
+    const db = options.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite') }));
+    if (!options.db) stops.push(() => db.close());
+    const applied = await migrate(db);
+    if (applied.length) logger.info({ migrations: applied }, 'database migrated');
+    const created = await bootstrapApiKeys(db, config.bootstrapApiKeys);
+    if (created) logger.info({ customers: created }, 'bootstrap API keys registered');
+
+    const { client, connection } = await connectClient({ address, namespace: config.temporal.namespace });
+    stops.push(() => connection.close());
+    if (!devServer) await ensureSearchAttributes(connection, config.temporal.namespace);
+
+    const carriers = createCarrierDirectory(config.publicBaseUrl);
+    let worker: RunningWorker | undefined;
+    if (options.worker) {
+      worker = await startWorker({
+        address,
+        namespace: config.temporal.namespace,
+        taskQueue: config.temporal.taskQueue,
+        deps: { db },
+        workflowBundle: options.workflowBundle,
+        logger,
+      });
+      stops.push(() => worker!.stop());
+    }
+
+    const health = async (): Promise<HealthReport> => {
+      const [database, temporal] = await Promise.all([
+        db.query('SELECT 1').then(
+          () => true,
+          () => false,
+        ),
+        isTemporalReachable(connection),
+      ]);
+      return { database, temporal, worker: worker ? worker.isRunning() : await hasPollers(client, config.temporal.taskQueue) };
+    };
+
+    let app: FastifyInstance | undefined;
+    if (options.api) {
+      const consignments = createConsignmentService({ db, temporal: client, taskQueue: config.temporal.taskQueue, providerExists: carriers.exists });
+      app = buildApp({ db, consignments, providers: carriers.info as ProviderDirectory, health, logger, bodyLimitBytes: config.bodyLimitBytes });
+      stops.push(() => app!.close());
+    }
+
+    return { config, db, client, connection, app, worker, devServer, logger, health, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+/** For an API process without its own worker: is any worker polling the task queue? */
+async function hasPollers(client: Client, taskQueue: string): Promise<boolean> {
+  try {
+    const result = await client.workflowService.describeTaskQueue({ namespace: client.options.namespace, taskQueue: { name: taskQueue }, taskQueueType: 1 });
+    return (result.pollers ?? []).length > 0;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,52 @@
+import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { Logger } from 'pino';
+import { createActivities, type ActivityDeps } from '../../activities';
+
+export const WORKFLOWS_PATH = require.resolve('../../workflows');
+
+export function buildWorkflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: undefined });
+}
+
+export interface WorkerOptions {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  deps: ActivityDeps;
+  /** a prebuilt bundle (tests build it once); otherwise the workflows are bundled now */
+  workflowBundle?: WorkflowBundleWithSourceMap;
+  logger?: Logger;
+}
+
+export interface RunningWorker {
+  worker: Worker;
+  /** resolves when the worker has stopped */
+  done: Promise<void>;
+  isRunning(): boolean;
+  stop(): Promise<void>;
+}
+
+export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
+  const connection = await NativeConnection.connect({ address: options.address });
+  const worker = await Worker.create({
+    connection,
+    namespace: options.namespace,
+    taskQueue: options.taskQueue,
+    activities: createActivities(options.deps),
+    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    maxConcurrentWorkflowTaskExecutions: 100,
+    maxConcurrentLocalActivityExecutions: 100,
+    maxCachedWorkflows: 2000,
+  });
+  const done = worker.run().finally(() => connection.close().catch(() => undefined));
+  done.catch((error: unknown) => options.logger?.error({ err: error }, 'worker stopped with an error'));
+  return {
+    worker,
+    done: done.catch(() => undefined),
+    isRunning: () => worker.getState() === 'RUNNING',
+    stop: async () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done.catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { ALLOWED_TRANSITIONS, STATUS, STATUS_CATALOG, canTransition, statusMessage, statusName } from '../../../src/domain/statuses';
+
+describe('status catalog', () => {
+  it('keeps the numbers given by SPEC §3 and DESIGN', () => {
+    expect(STATUS).toEqual({
+      NEW_DRAFT: 24,
+      SENDED_TO_PROVIDER: 1,
+      LABEL_CREATED: 2,
+      AWAITING_PICKUP: 3,
+      PICKED_UP: 4,
+      IN_TRANSIT: 5,
+      OUT_FOR_DELIVERY: 6,
+      DELIVERED: 7,
+      RETURNED: 8,
+      EXCEPTION: 9,
+      CANCELLED: 10,
+    });
+  });
+
+  it.each(Object.entries(STATUS))('%s (%i) has its name and non-empty en and tr texts', (name, code) => {
+    const entry = STATUS_CATALOG[code];
+    expect(entry.name).toBe(name);
+    expect(entry.en.trim()).not.toBe('');
+    expect(entry.tr.trim()).not.toBe('');
+    expect(entry.tr).not.toBe(entry.en);
+  });
+
+  it('has exactly the statuses of STATUS', () => {
+    expect(Object.keys(STATUS_CATALOG).map(Number).sort((a, b) => a - b)).toEqual(Object.values(STATUS).sort((a, b) => a - b));
+  });
+
+  it('marks delivered, returned and cancelled as final, and only those', () => {
+    const finals = Object.values(STATUS_CATALOG)
+      .filter((entry) => entry.final)
+      .map((entry) => entry.name)
+      .sort();
+    expect(finals).toEqual(['CANCELLED', 'DELIVERED', 'RETURNED']);
+  });
+
+  it('gives SPEC texts for draft and sent-to-provider', () => {
+    expect(statusName(24)).toBe('NEW_DRAFT');
+    expect(statusMessage(24, 'en')).toBe('New draft');
+    expect(statusMessage(24, 'tr')).toBe('Yeni taslak');
+    expect(statusName(1)).toBe('SENDED_TO_PROVIDER');
+    expect(statusMessage(1, 'en')).toBe('Consignment sent to provider');
+    expect(statusMessage(1, 'tr')).toBe('Gönderi kargo firmasına iletildi');
+  });
+
+  it('names unknown statuses as unknown', () => {
+    expect(statusName(99)).toBe('UNKNOWN');
+    expect(statusMessage(99, 'en')).toBe('Unknown status 99');
+    expect(statusMessage(99, 'tr')).toBe('Bilinmeyen durum 99');
+  });
+});
+
+describe('transitions', () => {
+  it('has an entry for every status, pointing only at known statuses', () => {
+    for (const code of Object.values(STATUS)) {
+      expect(ALLOWED_TRANSITIONS[code]).toBeDefined();
+      for (const to of ALLOWED_TRANSITIONS[code]) expect(STATUS_CATALOG[to]).toBeDefined();
+    }
+  });
+
+  it('lets final statuses go nowhere', () => {
+    for (const [code, entry] of Object.entries(STATUS_CATALOG)) {
+      if (entry.final) expect(ALLOWED_TRANSITIONS[Number(code)]).toEqual([]);
+    }
+  });
+
+  it('lets nothing go back to draft', () => {
+    for (const code of Object.values(STATUS)) expect(canTransition(code, STATUS.NEW_DRAFT)).toBe(false);
+  });
+
+  it.each([
+    [24, 2, true],
+    [24, 3, true],
+    [24, 10, true],
+    [24, 1, false],
+    [24, 7, false],
+    [2, 1, true],
+    [3, 4, true],
+    [1, 5, true],
+    [4, 7, true],
+    [5, 5, true],
+    [6, 10, false],
+    [6, 7, true],
+    [9, 10, true],
+    [7, 10, false],
+    [10, 10, false],
+    [8, 5, false],
+    [99, 24, false],
+  ])('%i → %i is %s', (from, to, allowed) => {
+    expect(canTransition(from, to)).toBe(allowed);
+  });
+});

@@ -1,0 +1,1 @@
+export { consignmentWorkflow } from './consignment.workflow';
