@@ -1,5 +1,10 @@
 /** Two projects: `unit` (pure logic, no services) and `integration` (real Temporal dev server and database). */
-const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true }] };
+const transform = {
+  '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
+  // light-my-request (fastify.inject) needs `cookie`, which ships only as ESM; Jest's CommonJS runtime needs it compiled.
+  '^.+/node_modules/cookie/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'ES2023', isolatedModules: true } }],
+};
+const transformIgnorePatterns = ['/node_modules/(?!cookie/)'];
 
 module.exports = {
   projects: [
@@ -7,12 +12,14 @@ module.exports = {
       displayName: 'unit',
       testEnvironment: 'node',
       transform,
+      transformIgnorePatterns,
       testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
     },
     {
       displayName: 'integration',
       testEnvironment: 'node',
       transform,
+      transformIgnorePatterns,
       testMatch: ['<rootDir>/test/integration/**/*.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',

@@ -30,8 +30,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  // Loaded on demand (require, not import(): the CommonJS build must not need ESM loader hooks, e.g. under Jest).
+  const { PGlite } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
+  const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as typeof import('@electric-sql/pglite/contrib/pg_trgm');
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const pglite = (await PGlite.create({ dataDir, extensions: { pg_trgm } })) as unknown as PGlite;
   const query = async <T>(sql: string, params?: unknown[]) => {
@@ -49,7 +50,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
 }
 
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
-  const pg = await import('pg');
+  const pg = require('pg') as typeof import('pg');
   // Keep bigint/numeric as JS numbers: ids and money amounts here are far below 2^53.
   pg.types.setTypeParser(20, (v: string) => Number(v));
   pg.types.setTypeParser(1700, (v: string) => Number(v));

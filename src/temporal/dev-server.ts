@@ -143,7 +143,7 @@ async function waitForPort(host: string, port: number, timeoutMs: number, exited
 
 /** Last resort for machines with internet and no CLI: the SDK downloads and supervises the dev server itself. */
 async function startSdkDownloadedServer(options: DevServerOptions, cli: ResolvedCli): Promise<DevServer> {
-  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
+  const { TestWorkflowEnvironment } = require('@temporalio/testing') as typeof import('@temporalio/testing');
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
       executable: { type: 'cached-download', downloadDir: options.dataDir ? join(options.dataDir, 'temporal-cli') : undefined },

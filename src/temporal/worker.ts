@@ -1,4 +1,4 @@
-import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode, type LogLevel, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { Logger } from 'pino';
 import { createActivities, type ActivityDeps } from '../../activities';
 
@@ -26,7 +26,28 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
+let runtimeInstalled = false;
+
+/**
+ * Routes the SDK's logs into our pino logger (WARN and above) and leaves SIGINT/SIGTERM to our own
+ * shutdown, which stops the API first and the dev server last. Once per process.
+ */
+export function installTemporalRuntime(logger?: Logger): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  const forward = (entry: { level: LogLevel; message: string; meta?: unknown }) => {
+    const level = entry.level === 'ERROR' ? 'error' : 'warn';
+    logger?.[level]({ temporal: entry.meta }, entry.message);
+  };
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN', forward), shutdownSignals: [] });
+  } catch {
+    // already installed in this process (e.g. by another test file sharing the Jest worker)
+  }
+}
+
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
+  installTemporalRuntime(options.logger);
   const connection = await NativeConnection.connect({ address: options.address });
   const worker = await Worker.create({
     connection,

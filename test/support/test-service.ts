@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pino from 'pino';
+import { loadConfig } from '../../src/config';
+import { createCustomer } from '../../src/db/customers.repository';
+import { openDatabase, type Database } from '../../src/db/database';
+import { startRuntime, type Runtime } from '../../src/runtime';
+
+/**
+ * A test database: PGlite in memory by default, or a fresh database on the PostgreSQL server of
+ * DATABASE_URL (CI runs the suite both ways). Dropped again by `drop()`.
+ */
+export async function openTestDatabase(): Promise<{ db: Database; url?: string; drop(): Promise<void> }> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const db = await openDatabase({});
+    return { db, drop: () => db.close() };
+  }
+  const name = `cf_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+  const admin = await openDatabase({ url: serverUrl, poolSize: 1 });
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const db = await openDatabase({ url: url.toString(), poolSize: 20 });
+  return {
+    db,
+    url: url.toString(),
+    drop: async () => {
+      await db.close();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.close();
+    },
+  };
+}
+
+export interface TestService {
+  runtime: Runtime;
+  app: FastifyInstance;
+  db: Database;
+  /** a new customer and its API key */
+  customer(name?: string): Promise<{ apiKey: string; customerId: number; customerCode: string }>;
+  request(options: InjectOptions & { apiKey?: string; lang?: string }): Promise<LightMyRequestResponse>;
+  stop(): Promise<void>;
+}
+
+/** The real runtime (API + worker) against the suite's Temporal dev server, on its own task queue and database. */
+export async function startTestService(overrides: Record<string, string> = {}, database?: { db: Database; drop(): Promise<void> }): Promise<TestService> {
+  const address = process.env.TEST_TEMPORAL_ADDRESS;
+  const bundlePath = process.env.TEST_WORKFLOW_BUNDLE;
+  if (!address || !bundlePath) throw new Error('integration tests need the jest globalSetup (test/support/global-setup.ts)');
+  const testDb = database ?? (await openTestDatabase());
+  const config = loadConfig({
+    TEMPORAL_ADDRESS: address,
+    TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
+    PUBLIC_BASE_URL: 'http://consignflow.test',
+    LOG_LEVEL: 'silent',
+    ...overrides,
+  });
+  const runtime = await startRuntime(config, {
+    api: true,
+    worker: true,
+    db: testDb.db,
+    workflowBundle: { codePath: bundlePath } as never,
+    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+  });
+  const app = runtime.app!;
+  await app.ready();
+  return {
+    runtime,
+    app,
+    db: testDb.db,
+    customer: async (name = 'Test customer') => {
+      const { caller, apiKey } = await createCustomer(testDb.db, { name });
+      return { apiKey, customerId: caller.customerId, customerCode: caller.customerCode };
+    },
+    request: ({ apiKey, lang, headers, ...options }) =>
+      app.inject({
+        ...options,
+        headers: { ...(apiKey ? { apikey: apiKey } : {}), ...(lang ? { 'accept-language': lang } : {}), ...headers },
+      }),
+    stop: async () => {
+      await runtime.stop();
+      await testDb.drop();
+    },
+  };
+}
