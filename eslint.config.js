@@ -6,7 +6,7 @@ const { builtinModules } = require('node:module');
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
 module.exports = tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'data/', '.tools/', 'coverage/', 'bin/'] },
+  { ignores: ['node_modules/', 'dist/', 'data/', '.tools/', 'coverage/', 'bin/', '.scratch/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

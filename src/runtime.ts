@@ -14,7 +14,8 @@ import { migrate } from './db/migrate';
 import { connectClient, ensureSearchAttributes, isTemporalReachable } from './temporal/client';
 import { startDevServer, type DevServer } from './temporal/dev-server';
 import { startWorker, type RunningWorker } from './temporal/worker';
-import { createCarrierDirectory } from './carriers/directory';
+import { CarrierRegistry } from './carriers/registry';
+import { createSandboxCarriers } from './carriers/sandbox-carriers';
 
 export interface RuntimeOptions {
   api: boolean;
@@ -84,7 +85,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     stops.push(() => connection.close());
     if (!devServer) await ensureSearchAttributes(connection, config.temporal.namespace);
 
-    const carriers = createCarrierDirectory(config.publicBaseUrl);
+    const carriers = new CarrierRegistry(config.sandbox ? createSandboxCarriers({ publicBaseUrl: config.publicBaseUrl }) : []);
     let worker: RunningWorker | undefined;
     if (options.worker) {
       worker = await startWorker({
@@ -111,8 +112,12 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
 
     let app: FastifyInstance | undefined;
     if (options.api) {
-      const consignments = createConsignmentService({ db, temporal: client, taskQueue: config.temporal.taskQueue, providerExists: carriers.exists });
-      app = buildApp({ db, consignments, providers: carriers.info as ProviderDirectory, health, logger, bodyLimitBytes: config.bodyLimitBytes });
+      const consignments = createConsignmentService({ db, temporal: client, taskQueue: config.temporal.taskQueue, providerExists: (id) => carriers.get(id) !== undefined });
+      const providers: ProviderDirectory = (id) => {
+        const carrier = carriers.get(id);
+        return carrier && { id: carrier.id, name: carrier.name, logo: carrier.logoUrl };
+      };
+      app = buildApp({ db, consignments, providers, health, logger, bodyLimitBytes: config.bodyLimitBytes });
       stops.push(() => app!.close());
     }
 

@@ -9,6 +9,7 @@ import { i18nPlugin } from './plugins/i18n';
 import { consignmentRoutes } from './routes/consignments.routes';
 import { draftRoutes } from './routes/drafts.routes';
 import { healthRoutes, type HealthCheck } from './routes/health.routes';
+import { providerRoutes } from './routes/providers.routes';
 import type { ConsignmentService } from './services/consignments.service';
 
 export interface AppDeps {
@@ -42,6 +43,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   installErrorHandling(app);
   app.register(i18nPlugin);
   app.register(healthRoutes(deps.health));
+  // Carrier logos are images a browser loads from `provider.logo`: public, like the logo of any carrier.
+  app.register(providerRoutes(), { prefix: '/api/v1' });
   app.register(
     async (v1) => {
       installAuth(v1, deps.db);

@@ -1,0 +1,59 @@
+import type { ShipmentSpec } from './carrier';
+
+/**
+ * Step rate tables by chargeable weight, as carriers publish them: a price per weight band, then a
+ * price per started kilogram above the last band, and a maximum above which the carrier refuses.
+ */
+
+export type Zone = 'domestic' | 'international';
+
+export interface RateStep {
+  /** Upper bound of the band in kg, inclusive. Bands are ascending and start at 0. */
+  upToKg: number;
+  price: number;
+}
+
+export interface RateTable {
+  steps: readonly RateStep[];
+  /** Price of each started kg above the last band. */
+  perKgAbove: number;
+  /** Heaviest chargeable weight accepted; heavier shipments are refused. */
+  maxKg: number;
+  transitDays: number;
+}
+
+/** The billed weight: the greater of the actual weight and the volumetric weight (desi), in kg. */
+export function chargeableWeight(s: Pick<ShipmentSpec, 'weightKg' | 'desi'>): number {
+  return Math.max(s.weightKg, s.desi);
+}
+
+/** Domestic when both countries are the same (case-insensitive ISO2). */
+export function zoneOf(s: Pick<ShipmentSpec, 'fromCountry' | 'toCountry'>): Zone {
+  return s.fromCountry.trim().toUpperCase() === s.toCountry.trim().toUpperCase() ? 'domestic' : 'international';
+}
+
+const ISO2 = /^[A-Za-z]{2}$/;
+
+/** True when the spec can be priced at all: countries look like ISO2, numbers are finite and not negative. */
+export function isPriceable(s: ShipmentSpec): boolean {
+  return (
+    ISO2.test(s.fromCountry.trim()) &&
+    ISO2.test(s.toCountry.trim()) &&
+    Number.isFinite(s.weightKg) &&
+    Number.isFinite(s.desi) &&
+    s.weightKg >= 0 &&
+    s.desi >= 0 &&
+    Number.isInteger(s.packageCount) &&
+    s.packageCount >= 0
+  );
+}
+
+/** Price in the table's currency for a chargeable weight, or null above the maximum. Rounded to kuruş. */
+export function priceFor(table: RateTable, kg: number): number | null {
+  if (!(kg >= 0) || kg > table.maxKg) return null;
+  for (const step of table.steps) if (kg <= step.upToKg) return step.price;
+  const last = table.steps[table.steps.length - 1];
+  // Work in grams so 30.1 − 30 does not come out as 0.1000000000000014 and round up a kilo.
+  const extraKg = Math.ceil((Math.round(kg * 1000) - Math.round(last.upToKg * 1000)) / 1000);
+  return Math.round((last.price + extraKg * table.perKgAbove) * 100) / 100;
+}
