@@ -1,14 +1,49 @@
-import { findConsignment, insertDraft, saveDraft } from '../src/db/consignments.repository';
+import { serviceBarcode } from '../src/carriers/barcode';
+import type { ShipmentSpec } from '../src/carriers/carrier';
+import type { CarrierRegistry } from '../src/carriers/registry';
+import { findConsignment, insertDraft, isReferenceTaken, saveDraft } from '../src/db/consignments.repository';
 import type { Database, Queryable } from '../src/db/database';
 import type { ConsignmentRecord } from '../src/domain/consignment';
-import { applyDraftPatch, type DraftInput } from '../src/domain/draft';
+import { applyDraftPatch, PREFERENCE, type DraftInput, type PartyInput } from '../src/domain/draft';
 import { DomainError } from '../src/domain/errors';
+import { processingIssues } from '../src/domain/processing';
 import { STATUS, statusMessage } from '../src/domain/statuses';
+import { totals } from '../src/domain/weights';
+import type { LabelParty } from '../src/labels/label.types';
+import { renderPdfLabel } from '../src/labels/pdf-label';
+import { renderZplLabel } from '../src/labels/zpl-label';
 import type { CreateDraftRequest } from '../workflows/consignment.messages';
+import type { BookedShipment } from './carriers.activities';
+import { appendStatusEvent } from './events';
 import { asActivity, isUniqueViolation } from './failures';
 
 export interface ConsignmentActivityDeps {
   db: Database;
+  carriers: CarrierRegistry;
+}
+
+/** Our fees on top of the carrier's price (TRY): a flat service fee and one per special service. */
+export const FEES = { serviceFee: 7.5, perSpecialService: 25 } as const;
+
+/** What processing will do, decided before anything is written or booked. */
+export interface ProcessingPlan {
+  draft: DraftInput;
+  replacePackages: boolean;
+  providerId: number;
+  shipment: ShipmentSpec;
+  serviceBarcode: string;
+}
+
+function labelParty(p: PartyInput): LabelParty {
+  return {
+    name: p.name ?? '',
+    address: p.address ?? '',
+    city: p.city ?? '',
+    state: p.state ?? undefined,
+    postalCode: p.postal_code ?? undefined,
+    countryIso2: p.country ?? '',
+    phone: p.phone_number ?? undefined,
+  };
 }
 
 const REFERENCE_INDEX = 'consignments_customer_reference';
@@ -49,7 +84,7 @@ async function referenceGuard<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /** Read-model writes of the consignment lifecycle. Each is one transaction and safe to retry. */
-export function createConsignmentActivities({ db }: ConsignmentActivityDeps) {
+export function createConsignmentActivities({ db, carriers }: ConsignmentActivityDeps) {
   return {
     /** Inserts the draft (idempotent on uuid) and returns it as stored. */
     insertDraft(request: CreateDraftRequest & { uuid: string }): Promise<ConsignmentRecord> {
@@ -83,6 +118,140 @@ export function createConsignmentActivities({ db }: ConsignmentActivityDeps) {
             return load(tx, uuid);
           }),
         ),
+      );
+    },
+
+    /**
+     * Checks that the draft (with the optional patch applied, not yet saved) can be processed and picks the
+     * carrier by its preference. Writes nothing: a refusal leaves the draft as it was.
+     */
+    planProcessing({ uuid, patch }: { uuid: string; patch: DraftInput | null }): Promise<ProcessingPlan> {
+      return asActivity(async () => {
+        const current = await load(db, uuid);
+        if (current.status !== STATUS.NEW_DRAFT) throw new DomainError('NOT_DRAFT');
+        const draft = applyDraftPatch(toDraftInput(current), patch ?? {});
+        const issues = processingIssues(draft);
+        if (draft.provider_id != null && !carriers.get(draft.provider_id)) {
+          issues.push({ code: 'PROVIDER_NOT_FOUND', field: 'provider_id', params: { provider_id: draft.provider_id } });
+        }
+        if (issues.length) throw new DomainError('VALIDATION_FAILED', issues);
+        if (patch?.reference_no && (await isReferenceTaken(db, current.customer_id, patch.reference_no, uuid))) {
+          throw new DomainError('REFERENCE_USED', { field: 'reference_no' });
+        }
+        const { weight, desi } = totals(draft.packages ?? []);
+        const shipment: ShipmentSpec = { fromCountry: draft.consignor!.country!, toCountry: draft.consignee!.country!, weightKg: weight, desi, packageCount: draft.packages!.length };
+        // A provider_id without a preference means that provider.
+        const preference = draft.preference ?? PREFERENCE.SPECIFIC;
+        const choice = carriers.choose(shipment, preference as 0 | 1 | 2, draft.provider_id);
+        if (!choice) {
+          throw new DomainError('NO_CARRIER_AVAILABLE', { field: 'provider_id', params: { reason: `no carrier takes ${Math.max(weight, desi)} kg from ${shipment.fromCountry} to ${shipment.toCountry}` } });
+        }
+        return { draft: { ...draft, provider_id: choice.carrier.id }, replacePackages: patch?.packages !== undefined, providerId: choice.carrier.id, shipment, serviceBarcode: serviceBarcode(current.id) };
+      });
+    },
+
+    /**
+     * Writes the processed consignment in one transaction: the draft changes, carrier and costs, status 2
+     * (drop-off) or 3 (pickup booked), the label (PDF and ZPL), a history entry and the status event.
+     * Idempotent: a retry after success returns what the first attempt wrote.
+     */
+    completeProcessing({ uuid, plan, booking }: { uuid: string; plan: ProcessingPlan; booking: BookedShipment }): Promise<{ record: ConsignmentRecord; labelId: number }> {
+      return asActivity(() =>
+        referenceGuard(() =>
+          db.transaction(async (tx) => {
+            await tx.query('SELECT 1 FROM consignments WHERE uuid = $1 FOR UPDATE', [uuid]);
+            const current = await load(tx, uuid);
+            if (current.status !== STATUS.NEW_DRAFT) {
+              const label = await tx.query<{ id: number }>('SELECT id FROM labels WHERE consignment_id = $1', [current.id]);
+              if (current.tracking_code === booking.trackingCode && label.rows[0]) return { record: current, labelId: Number(label.rows[0].id) };
+              throw new DomainError('NOT_DRAFT');
+            }
+            await saveDraft(tx, uuid, plan.draft, plan.replacePackages);
+            const status = booking.pickupBooked ? STATUS.AWAITING_PICKUP : STATUS.LABEL_CREATED;
+            const specialFee = FEES.perSpecialService * (plan.draft.special_services?.length ?? 0);
+            const total = booking.baseCost + FEES.serviceFee + specialFee;
+            await tx.query(
+              `UPDATE consignments SET status = $2, barcode = $3, provider_id = $4, tracking_code = $5, tracking_url = $6, service_name = $7,
+                 provider_base_cost = $8, additional_cost = 0, rule_cost = 0, service_fee = $9, special_service_fee = $10, total_cost = $11,
+                 currency_code = $12, currency_rate = 1, processed_at = now(), updated_at = now()
+               WHERE uuid = $1`,
+              [uuid, status, plan.serviceBarcode, booking.providerId, booking.trackingCode, booking.trackingUrl, booking.serviceName, booking.baseCost, FEES.serviceFee, specialFee, total, booking.currency],
+            );
+            const record = await load(tx, uuid);
+            const labelData = {
+              barcode: plan.serviceBarcode,
+              trackingCode: booking.trackingCode,
+              trackingUrl: booking.trackingUrl,
+              referenceNo: record.reference_no,
+              carrierName: carriers.get(booking.providerId)?.name ?? `Provider ${booking.providerId}`,
+              serviceName: booking.serviceName,
+              consignor: labelParty(record.consignor),
+              consignee: labelParty(record.consignee),
+              weightKg: record.weight,
+              desi: record.desi,
+              packageCount: record.packages.length,
+              createdAt: new Date(),
+            };
+            const [pdf, zpl] = [await renderPdfLabel(labelData), renderZplLabel(labelData)];
+            const label = await tx.query<{ id: number }>(
+              `INSERT INTO labels (consignment_id, provider_id, file_name, tracking_code, pdf, zpl) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+              [record.id, booking.providerId, `${plan.serviceBarcode}.pdf`, booking.trackingCode, pdf, zpl],
+            );
+            await tx.query(`INSERT INTO consignment_history (consignment_id, status, message, event_key) VALUES ($1, $2, $3, 'processed')`, [
+              record.id,
+              status,
+              `Label created; booked with ${labelData.carrierName} (${booking.trackingCode})`,
+            ]);
+            await appendStatusEvent(tx, {
+              consignmentId: record.id,
+              consignmentUuid: uuid,
+              customerId: record.customer_id,
+              referenceNo: record.reference_no,
+              barcode: record.barcode,
+              from: STATUS.NEW_DRAFT,
+              to: status,
+              eventKey: 'processed',
+              location: null,
+              occurredAt: new Date(),
+            });
+            return { record, labelId: Number(label.rows[0].id) };
+          }),
+        ),
+      );
+    },
+
+    /**
+     * Moves the consignment from `from` to `to` with a history entry and a status event, in one transaction.
+     * Guarded by the expected status and keyed by `eventKey`, so a retried write changes nothing twice.
+     * Cancelling voids the label.
+     */
+    recordStatus(change: { uuid: string; from: number; to: number; eventKey: string; message: string | null; location: string | null; occurredAt: string | null }): Promise<ConsignmentRecord> {
+      return asActivity(() =>
+        db.transaction(async (tx) => {
+          const moved = await tx.query<{ id: number }>('UPDATE consignments SET status = $3, updated_at = now() WHERE uuid = $1 AND status = $2 RETURNING id', [change.uuid, change.from, change.to]);
+          const record = await load(tx, change.uuid);
+          if (moved.rows.length === 0) return record; // already applied by an earlier attempt
+          const occurredAt = change.occurredAt ? new Date(change.occurredAt) : new Date();
+          await tx.query(
+            `INSERT INTO consignment_history (consignment_id, status, message, location, event_key, occurred_at) VALUES ($1, $2, $3, $4, $5, $6)
+             ON CONFLICT (consignment_id, event_key) DO NOTHING`,
+            [record.id, change.to, change.message, change.location, change.eventKey, occurredAt],
+          );
+          if (change.to === STATUS.CANCELLED) await tx.query('UPDATE labels SET voided_at = now() WHERE consignment_id = $1 AND voided_at IS NULL', [record.id]);
+          await appendStatusEvent(tx, {
+            consignmentId: record.id,
+            consignmentUuid: change.uuid,
+            customerId: record.customer_id,
+            referenceNo: record.reference_no,
+            barcode: record.barcode,
+            from: change.from,
+            to: change.to,
+            eventKey: change.eventKey,
+            location: change.location,
+            occurredAt,
+          });
+          return record;
+        }),
       );
     },
   };

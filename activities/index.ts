@@ -1,3 +1,4 @@
+import { createCarrierActivities } from './carriers.activities';
 import { createConsignmentActivities, type ConsignmentActivityDeps } from './consignments.activities';
 
 export type ActivityDeps = ConsignmentActivityDeps;
@@ -6,5 +7,6 @@ export type ActivityDeps = ConsignmentActivityDeps;
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createConsignmentActivities(deps),
+    ...createCarrierActivities(deps),
   };
 }

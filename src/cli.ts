@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { Command } from 'commander';
+import { addressCommand } from './address/address.cli';
 import { loadConfig } from './config';
 import { createCustomer } from './db/customers.repository';
 import { openDatabase } from './db/database';
@@ -25,6 +26,8 @@ program
       await db.close();
     }
   });
+
+program.addCommand(addressCommand());
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);

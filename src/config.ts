@@ -23,6 +23,7 @@ const schema = z.object({
   SANDBOX: flag.default(true),
   LABEL_SIGNING_SECRET: z.string().min(16).optional(),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  ADDRESS_COUNTRIES: z.string().default('TR,US,CA,FR'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -47,6 +48,8 @@ export interface Config {
   sandbox: boolean;
   labelSigningSecret?: string;
   bodyLimitBytes: number;
+  /** address datasets loaded (or refreshed) at start; empty for none */
+  addressCountries: string[];
   logLevel: string;
 }
 
@@ -83,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandbox: e.SANDBOX,
     labelSigningSecret: e.LABEL_SIGNING_SECRET,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    addressCountries: e.ADDRESS_COUNTRIES.trim().toLowerCase() === 'none' ? [] : e.ADDRESS_COUNTRIES.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean),
     logLevel: e.LOG_LEVEL,
   };
 }

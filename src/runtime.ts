@@ -3,7 +3,9 @@ import type { Client, Connection } from '@temporalio/client';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
+import { ensureAddressData } from './address/address-data';
 import { buildApp } from './api/app';
+import { createRateLimiter, rateLimitHook } from './api/plugins/rate-limit';
 import type { ProviderDirectory } from './api/mappers/consignment.mapper';
 import type { HealthReport } from './api/routes/health.routes';
 import { createConsignmentService } from './api/services/consignments.service';
@@ -14,6 +16,7 @@ import { migrate } from './db/migrate';
 import { connectClient, ensureSearchAttributes, isTemporalReachable } from './temporal/client';
 import { startDevServer, type DevServer } from './temporal/dev-server';
 import { startWorker, type RunningWorker } from './temporal/worker';
+import { createLabelLinks, labelSigningSecret } from './labels/label-links';
 import { CarrierRegistry } from './carriers/registry';
 import { createSandboxCarriers } from './carriers/sandbox-carriers';
 
@@ -78,6 +81,11 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     if (!options.db) stops.push(() => db.close());
     const applied = await migrate(db);
     if (applied.length) logger.info({ migrations: applied }, 'database migrated');
+    if (options.api && config.addressCountries.length > 0) {
+      // Versioned and idempotent: the first start loads (seconds), later starts only compare versions.
+      const { loaded } = await ensureAddressData(db, { countries: config.addressCountries, log: (msg) => logger.info(msg) });
+      if (loaded.length) logger.info({ countries: loaded }, 'address data loaded');
+    }
     const created = await bootstrapApiKeys(db, config.bootstrapApiKeys);
     if (created) logger.info({ customers: created }, 'bootstrap API keys registered');
 
@@ -92,7 +100,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
         address,
         namespace: config.temporal.namespace,
         taskQueue: config.temporal.taskQueue,
-        deps: { db },
+        deps: { db, carriers },
         workflowBundle: options.workflowBundle,
         logger,
       });
@@ -117,7 +125,23 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
         const carrier = carriers.get(id);
         return carrier && { id: carrier.id, name: carrier.name, logo: carrier.logoUrl };
       };
-      app = buildApp({ db, consignments, providers, health, logger, bodyLimitBytes: config.bodyLimitBytes });
+      const labelLinks = createLabelLinks(await labelSigningSecret(db, config.labelSigningSecret), config.publicBaseUrl);
+      const sandboxProviders = new Set(carriers.all().map((c) => c.id));
+      // SPEC §8: 300 lookups per minute per API key, shared through Redis when REDIS_URL is set.
+      const lookupPolicy = { limit: 300, windowMs: 60_000 };
+      const lookupLimiter = createRateLimiter({ redisUrl: config.redisUrl, ...lookupPolicy, onRedisError: (err) => logger.debug({ err }, 'rate-limit redis connection error') });
+      stops.push(() => lookupLimiter.close());
+      app = buildApp({
+        db,
+        consignments,
+        providers,
+        labelLinks,
+        sandboxProviders,
+        lookupLimit: rateLimitHook(lookupLimiter, lookupPolicy),
+        health,
+        logger,
+        bodyLimitBytes: config.bodyLimitBytes,
+      });
       stops.push(() => app!.close());
     }
 

@@ -1,4 +1,4 @@
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ConsignmentRecord } from '../src/domain/consignment';
 import type { DraftInput } from '../src/domain/draft';
 
@@ -16,6 +16,9 @@ export interface ConsignmentState {
   status: number | null;
   referenceNo: string | null;
   providerId: number | null;
+  trackingCode?: string | null;
+  /** ids of carrier events already applied (the newest few hundred), so redelivered events are recognised */
+  seenEvents?: string[];
   /** the refusal a duplicate creation request gets again */
   refusal?: { message: string; type: string; details: unknown[] };
 }
@@ -32,3 +35,35 @@ export const createDraftUpdate = defineUpdate<ConsignmentRecord, [CreateDraftReq
 /** Partial update of a draft in status 24 (SPEC §4.4). */
 export const updateDraftUpdate = defineUpdate<ConsignmentRecord, [DraftInput]>('updateDraft');
 export const consignmentStateQuery = defineQuery<ConsignmentState>('state');
+
+export type TrackingEventName = 'PICKED_UP' | 'IN_TRANSIT' | 'OUT_FOR_DELIVERY' | 'DELIVERED' | 'RETURNED' | 'EXCEPTION';
+
+/** A carrier tracking event as it reaches the workflow (at least once: `eventId` makes it idempotent). */
+export interface CarrierEvent {
+  eventId: string;
+  event: TrackingEventName;
+  occurredAt: string;
+  location?: string | null;
+  message?: string | null;
+}
+
+export interface ProcessRequest {
+  /** fields of SPEC §4.3 applied before processing, all or nothing */
+  patch: DraftInput | null;
+}
+
+export interface ProcessResult {
+  consignmentId: number;
+  status: number;
+  barcode: string;
+  trackingCode: string;
+  trackingUrl: string;
+  labelId: number;
+}
+
+/** Processes a draft: validate, choose and book a carrier, create the label (SPEC §4.5). */
+export const processDraftUpdate = defineUpdate<ProcessResult, [ProcessRequest]>('processDraft');
+/** Cancels the consignment under SPEC §3's rules; the carrier decides once the shipment is in transit. */
+export const cancelUpdate = defineUpdate<{ consignmentId: number; status: number }, []>('cancel');
+/** A tracking event from the consignment's carrier (push endpoint, sandbox endpoint or polling). */
+export const carrierEventSignal = defineSignal<[CarrierEvent]>('carrierEvent');

@@ -4,6 +4,7 @@ import {
   ApplicationFailure,
   condition,
   continueAsNew,
+  proxyActivities,
   proxyLocalActivities,
   setHandler,
   upsertSearchAttributes,
@@ -11,31 +12,61 @@ import {
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import type { ConsignmentRecord } from '../src/domain/consignment';
-import { STATUS, STATUS_CATALOG, statusName } from '../src/domain/statuses';
+import { canTransition, STATUS, STATUS_CATALOG, statusName } from '../src/domain/statuses';
 import {
+  cancelUpdate,
+  carrierEventSignal,
   consignmentStateQuery,
   createDraftUpdate,
+  processDraftUpdate,
   updateDraftUpdate,
   type ConsignmentState,
   type ConsignmentWorkflowInput,
+  type TrackingEventName,
 } from './consignment.messages';
 import { Lock } from './lock';
 import { SA } from './search-attributes';
 
+type Activities = ReturnType<typeof createActivities>;
+
 /** Read-model writes are short, local to the worker and idempotent: local activities, retried briefly. */
 const READ_MODEL_WRITES = {
-  startToCloseTimeout: '10 seconds',
+  startToCloseTimeout: '20 seconds',
   retry: { initialInterval: '200 ms', backoffCoefficient: 2, maximumInterval: '5 seconds', maximumAttempts: 6 },
+} as const;
+
+/** Carrier calls cross a network: regular activities, retried with backoff while the HTTP caller waits. */
+const CARRIER_CALLS = {
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '500 ms', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 5 },
 } as const;
 
 /** A creation that never completes (its request died before the update reached us) ends the workflow. */
 const CREATION_TIMEOUT = '2 minutes';
+const SEEN_EVENTS_KEPT = 500;
 
-const db = proxyLocalActivities<ReturnType<typeof createActivities>>(READ_MODEL_WRITES);
+const db = proxyLocalActivities<Activities>(READ_MODEL_WRITES);
+const carrier = proxyActivities<Activities>(CARRIER_CALLS);
+
+const EVENT_STATUS: Record<TrackingEventName, number> = {
+  PICKED_UP: STATUS.PICKED_UP,
+  IN_TRANSIT: STATUS.IN_TRANSIT,
+  OUT_FOR_DELIVERY: STATUS.OUT_FOR_DELIVERY,
+  DELIVERED: STATUS.DELIVERED,
+  RETURNED: STATUS.RETURNED,
+  EXCEPTION: STATUS.EXCEPTION,
+};
+
+/** Statuses in which the parcel is with the carrier: cancelling needs the carrier's consent. */
+const WITH_CARRIER = new Set<number>([STATUS.PICKED_UP, STATUS.IN_TRANSIT, STATUS.OUT_FOR_DELIVERY, STATUS.EXCEPTION]);
 
 /** Business refusals travel to the caller as the ApplicationFailure the activity raised, not wrapped. */
 function unwrap(error: unknown): unknown {
   return error instanceof ActivityFailure && error.cause instanceof ApplicationFailure ? error.cause : error;
+}
+
+function refuse(type: string, params: Record<string, string | number> = {}): never {
+  throw ApplicationFailure.create({ message: type, type, nonRetryable: true, details: [[{ code: type, params }]] });
 }
 
 function isFinal(status: number | null): boolean {
@@ -43,9 +74,10 @@ function isFinal(status: number | null): boolean {
 }
 
 /**
- * The lifecycle of one consignment and the single writer of its record (DESIGN.md principle 1).
- * Draft → (process → carrier statuses | cancel). Every change arrives as an Update or Signal; activities
- * persist it to the read model, and search attributes follow so operators can find it in the Temporal UI.
+ * The lifecycle of one consignment and the single writer of its record (DESIGN.md principle 1):
+ * draft → processed (label, carrier) → carrier statuses → delivered | returned, or cancelled.
+ * Every change arrives as an Update (the HTTP caller waits for the result) or a Signal (carrier events);
+ * activities persist it to the read model, and search attributes follow for the Temporal UI.
  */
 export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Promise<ConsignmentState> {
   const state: ConsignmentState = input.state ?? {
@@ -55,21 +87,39 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
     status: null,
     referenceNo: null,
     providerId: null,
+    trackingCode: null,
+    seenEvents: [],
   };
+  const seen = new Set(state.seenEvents ?? []);
   const lock = new Lock();
 
   const track = (record: ConsignmentRecord): ConsignmentRecord => {
     const changed = record.status !== state.status || record.reference_no !== state.referenceNo || record.provider_id !== state.providerId || state.consignmentId === null;
-    Object.assign(state, { consignmentId: record.id, status: record.status, referenceNo: record.reference_no, providerId: record.provider_id });
-    if (changed) {
+    const barcodeNew = record.barcode !== null && state.trackingCode !== record.tracking_code;
+    Object.assign(state, { consignmentId: record.id, status: record.status, referenceNo: record.reference_no, providerId: record.provider_id, trackingCode: record.tracking_code });
+    if (changed || barcodeNew) {
       upsertSearchAttributes([
         { key: SA.ConsignmentId, value: record.id },
         { key: SA.ConsignmentStatus, value: statusName(record.status) },
         { key: SA.ReferenceNo, value: record.reference_no },
         { key: SA.ProviderId, value: record.provider_id },
+        { key: SA.Barcode, value: record.barcode },
       ]);
     }
     return record;
+  };
+  const remember = (eventId: string) => {
+    seen.add(eventId);
+    state.seenEvents = [...(state.seenEvents ?? []), eventId].slice(-SEEN_EVENTS_KEPT);
+  };
+  const requireDraft = () => {
+    if (state.creation !== 'created' || state.status !== STATUS.NEW_DRAFT) refuse('NOT_DRAFT');
+  };
+  const requireCancellable = () => {
+    if (state.creation !== 'created') refuse('CONSIGNMENT_NOT_FOUND');
+    if (state.status === STATUS.DELIVERED) refuse('ALREADY_DELIVERED');
+    if (state.status === STATUS.CANCELLED) refuse('ALREADY_CANCELLED');
+    if (state.status === STATUS.RETURNED) refuse('CANCEL_FAILED', { reason: 'the shipment was returned to the consignor' });
   };
 
   setHandler(consignmentStateQuery, () => state);
@@ -96,14 +146,82 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
 
   setHandler(
     updateDraftUpdate,
-    (patch) => lock.run(async () => track(await db.updateDraft({ uuid: state.uuid, patch }).catch((e) => Promise.reject(unwrap(e))))),
-    {
-      validator: (_patch) => {
-        if (state.creation !== 'created' || state.status !== STATUS.NEW_DRAFT) {
-          throw ApplicationFailure.nonRetryable('Consignment not found or not in draft status.', 'NOT_DRAFT');
+    (patch) =>
+      lock.run(async () => {
+        requireDraft();
+        return track(await db.updateDraft({ uuid: state.uuid, patch }).catch((e) => Promise.reject(unwrap(e))));
+      }),
+    { validator: (..._args: unknown[]) => requireDraft() },
+  );
+
+  setHandler(
+    processDraftUpdate,
+    ({ patch }) =>
+      lock.run(async () => {
+        requireDraft();
+        try {
+          // Nothing is written until the carrier has booked: a refused processing leaves the draft as it was.
+          const plan = await db.planProcessing({ uuid: state.uuid, patch });
+          const booking = await carrier.bookShipment({ uuid: state.uuid, providerId: plan.providerId, shipment: plan.shipment, serviceBarcode: plan.serviceBarcode });
+          try {
+            const done = await db.completeProcessing({ uuid: state.uuid, plan, booking });
+            track(done.record);
+            return { consignmentId: done.record.id, status: done.record.status, barcode: done.record.barcode!, trackingCode: booking.trackingCode, trackingUrl: booking.trackingUrl, labelId: done.labelId };
+          } catch (error) {
+            // Compensate: a booking without a processed consignment would be a label nobody uses.
+            await carrier.cancelBooking({ uuid: state.uuid, providerId: plan.providerId, trackingCode: booking.trackingCode, inTransit: false });
+            throw error;
+          }
+        } catch (error) {
+          throw unwrap(error);
         }
-      },
-    },
+      }),
+    { validator: (..._args: unknown[]) => requireDraft() },
+  );
+
+  setHandler(
+    cancelUpdate,
+    () =>
+      lock.run(async () => {
+        requireCancellable();
+        const from = state.status!;
+        try {
+          if (from !== STATUS.NEW_DRAFT) {
+            const result = await carrier.cancelBooking({ uuid: state.uuid, providerId: state.providerId!, trackingCode: state.trackingCode!, inTransit: WITH_CARRIER.has(from) });
+            if (!result.accepted) refuse('CANCEL_FAILED', { reason: result.reason ?? 'refused by the carrier' });
+          }
+          const record = await db.recordStatus({ uuid: state.uuid, from, to: STATUS.CANCELLED, eventKey: 'cancelled', message: 'Cancelled at the customer’s request', location: null, occurredAt: null });
+          track(record);
+          return { consignmentId: record.id, status: record.status };
+        } catch (error) {
+          throw unwrap(error);
+        }
+      }),
+    { validator: () => requireCancellable() },
+  );
+
+  setHandler(carrierEventSignal, (event) =>
+    lock.run(async () => {
+      // At-least-once delivery: a redelivered event is dropped; a late one that would move the consignment
+      // backwards (or out of a final status) is dropped too.
+      if (seen.has(event.eventId)) return;
+      const to = EVENT_STATUS[event.event];
+      if (state.status === null || to === undefined || !canTransition(state.status, to)) {
+        remember(event.eventId);
+        return;
+      }
+      const record = await db.recordStatus({
+        uuid: state.uuid,
+        from: state.status,
+        to,
+        eventKey: event.eventId,
+        message: event.message ?? null,
+        location: event.location ?? null,
+        occurredAt: event.occurredAt,
+      });
+      remember(event.eventId);
+      track(record);
+    }),
   );
 
   if (state.creation === 'pending') {
@@ -114,7 +232,7 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
     }
   }
 
-  // A draft lives until it reaches a final status; its history is kept bounded by continue-as-new.
+  // The consignment lives until a final status; its history is kept bounded by continue-as-new.
   await condition(() => isFinal(state.status) || workflowInfo().continueAsNewSuggested);
   await condition(allHandlersFinished);
   if (!isFinal(state.status)) {

@@ -1,16 +1,21 @@
-import { condition } from '@temporalio/workflow';
-
-/** Serialises async update handlers so two of them never interleave around an activity. */
+/**
+ * Serialises async update and signal handlers so two of them never interleave around an activity.
+ * FIFO, and release hands the lock straight to the next waiter: a `condition(() => !held)` lock would let
+ * every waiter through at once, because the SDK evaluates all pending conditions in the same pass.
+ */
 export class Lock {
   private held = false;
+  private readonly waiters: (() => void)[] = [];
 
   async run<T>(fn: () => Promise<T>): Promise<T> {
-    await condition(() => !this.held);
-    this.held = true;
+    if (this.held) await new Promise<void>((resolve) => this.waiters.push(resolve));
+    else this.held = true;
     try {
       return await fn();
     } finally {
-      this.held = false;
+      const next = this.waiters.shift();
+      if (next) next();
+      else this.held = false;
     }
   }
 }

@@ -1,14 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type preHandlerAsyncHookHandler } from 'fastify';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database';
+import type { LabelLinks } from '../labels/label-links';
 import { installErrorHandling } from './errors';
 import type { ProviderDirectory } from './mappers/consignment.mapper';
 import { installAuth } from './plugins/auth';
 import { i18nPlugin } from './plugins/i18n';
+import { addressRoutes } from './routes/address.routes';
 import { consignmentRoutes } from './routes/consignments.routes';
 import { draftRoutes } from './routes/drafts.routes';
 import { healthRoutes, type HealthCheck } from './routes/health.routes';
+import { labelRoutes } from './routes/labels.routes';
+import { sandboxRoutes } from './routes/sandbox.routes';
 import { providerRoutes } from './routes/providers.routes';
 import type { ConsignmentService } from './services/consignments.service';
 
@@ -17,6 +21,11 @@ export interface AppDeps {
   consignments: ConsignmentService;
   providers: ProviderDirectory;
   health: HealthCheck;
+  labelLinks: LabelLinks;
+  /** provider ids of sandbox carriers; empty when SANDBOX=0 (the sandbox events endpoint is then absent) */
+  sandboxProviders: Set<number>;
+  /** rate limit of the lookups (SPEC §8) */
+  lookupLimit?: preHandlerAsyncHookHandler;
   logger: Logger;
   bodyLimitBytes: number;
 }
@@ -35,8 +44,14 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
   }) as unknown as FastifyInstance;
 
-  // JSON only: without this, Fastify would also accept text/plain bodies.
+  // JSON only: without this, Fastify would also accept text/plain bodies. An empty JSON body is no body
+  // (start-process takes an optional one); anything else goes through Fastify's safe JSON parser.
   app.removeContentTypeParser(['text/plain']);
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
+    return parseJson(request, body as string, done);
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -45,11 +60,15 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.register(healthRoutes(deps.health));
   // Carrier logos are images a browser loads from `provider.logo`: public, like the logo of any carrier.
   app.register(providerRoutes(), { prefix: '/api/v1' });
+  // Label downloads are authorised by their signed URL, not an API key (DESIGN.md "Labels").
+  app.register(labelRoutes({ consignments: deps.consignments, labelLinks: deps.labelLinks }), { prefix: '/api/v1' });
   app.register(
     async (v1) => {
       installAuth(v1, deps.db);
+      v1.register(addressRoutes({ db: deps.db }));
       v1.register(draftRoutes({ db: deps.db, consignments: deps.consignments }));
-      v1.register(consignmentRoutes({ consignments: deps.consignments, providers: deps.providers }));
+      v1.register(consignmentRoutes({ consignments: deps.consignments, providers: deps.providers, labelLinks: deps.labelLinks, lookupLimit: deps.lookupLimit }));
+      if (deps.sandboxProviders.size > 0) v1.register(sandboxRoutes({ consignments: deps.consignments, sandboxProviders: deps.sandboxProviders }));
     },
     { prefix: '/api/v1' },
   );

@@ -19,24 +19,25 @@ const PACKAGES_JSON = `COALESCE((
 const SELECT_CONSIGNMENT = `SELECT c.id, c.uuid, c.customer_id, c.user_id, c.status, c.preference, c.provider_id, c.address_resolver_type,
   c.reference_no, c.invoice_number, c.incoterms_type, c.specific_shipping_method, c.generate_provider_barcode,
   c.specific_provider_barcode, c.barcode, c.consignor, c.consignee, c.documents, c.special_services,
-  c.weight, c.desi, c.consignment_type, c.import_id, c.created_at, c.updated_at, ${PACKAGES_JSON} AS packages
+  c.weight, c.desi, c.consignment_type, c.import_id, c.tracking_code, c.tracking_url, c.service_name,
+  c.provider_base_cost, c.additional_cost, c.rule_cost, c.service_fee, c.special_service_fee, c.total_cost,
+  c.currency_code, c.currency_rate, c.processed_at, c.created_at, c.updated_at, ${PACKAGES_JSON} AS packages
   FROM consignments c`;
 
-interface ConsignmentRow extends Omit<ConsignmentRecord, 'created_at' | 'updated_at' | 'weight' | 'desi'> {
-  weight: number | string;
-  desi: number | string;
-  created_at: Date;
-  updated_at: Date;
-}
+const NUMERIC_COLUMNS = ['weight', 'desi', 'provider_base_cost', 'additional_cost', 'rule_cost', 'service_fee', 'special_service_fee', 'total_cost', 'currency_rate'] as const;
+
+type ConsignmentRow = Omit<ConsignmentRecord, 'created_at' | 'updated_at' | 'processed_at' | (typeof NUMERIC_COLUMNS)[number]> &
+  Record<(typeof NUMERIC_COLUMNS)[number], number | string> & { created_at: Date; updated_at: Date; processed_at: Date | null };
 
 function toRecord(row: ConsignmentRow): ConsignmentRecord {
+  const numbers = Object.fromEntries(NUMERIC_COLUMNS.map((c) => [c, Number(row[c])])) as Record<(typeof NUMERIC_COLUMNS)[number], number>;
   return {
     ...row,
+    ...numbers,
     id: Number(row.id),
-    weight: Number(row.weight),
-    desi: Number(row.desi),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
+    processed_at: row.processed_at ? row.processed_at.toISOString() : null,
   };
 }
 
@@ -66,6 +67,12 @@ export async function isReferenceTaken(q: Queryable, customerId: number, referen
     exceptUuid ?? null,
   ]);
   return rows.length > 0;
+}
+
+/** The consignment a carrier's tracking code belongs to (carrier events name shipments by tracking code). */
+export async function findByTrackingCode(q: Queryable, providerId: number, trackingCode: string): Promise<{ uuid: string; id: number } | undefined> {
+  const { rows } = await q.query<{ uuid: string; id: number }>('SELECT uuid, id FROM consignments WHERE provider_id = $1 AND tracking_code = $2', [providerId, trackingCode]);
+  return rows[0] && { uuid: rows[0].uuid, id: Number(rows[0].id) };
 }
 
 export async function findHistory(q: Queryable, consignmentId: number): Promise<HistoryEntry[]> {

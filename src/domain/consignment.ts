@@ -47,6 +47,18 @@ export interface ConsignmentRecord {
   desi: number;
   consignment_type: number;
   import_id: string | null;
+  tracking_code: string | null;
+  tracking_url: string | null;
+  service_name: string | null;
+  provider_base_cost: number;
+  additional_cost: number;
+  rule_cost: number;
+  service_fee: number;
+  special_service_fee: number;
+  total_cost: number;
+  currency_code: string;
+  currency_rate: number;
+  processed_at: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -12,6 +12,12 @@ interface Text {
 export const SUCCESS_MESSAGES = {
   DRAFT_CREATED: { en: 'Draft consignment created successfully.', tr: 'Taslak gönderi başarıyla oluşturuldu.' },
   DRAFT_UPDATED: { en: 'Draft consignment updated successfully.', tr: 'Taslak gönderi başarıyla güncellendi.' },
+  DRAFT_PROCESSED: {
+    en: 'Draft consignment processed: the label was created and the consignment sent to the carrier.',
+    tr: 'Taslak gönderi işlendi: etiket oluşturuldu ve gönderi kargo firmasına iletildi.',
+  },
+  CONSIGNMENT_CANCELLED: { en: 'Consignment cancelled successfully.', tr: 'Gönderi başarıyla iptal edildi.' },
+  EVENT_ACCEPTED: { en: 'Tracking event accepted.', tr: 'Takip olayı kabul edildi.' },
 } satisfies Record<string, Text>;
 export type SuccessCode = keyof typeof SUCCESS_MESSAGES;
 
@@ -68,6 +74,21 @@ export const ERROR_MESSAGES: Record<ErrorCode, Text> = {
     tr: 'Tercih belirli olduğunda provider_id boş olmamalıdır',
   },
   PROVIDER_NOT_FOUND: { en: 'Provider {provider_id} does not exist.', tr: '{provider_id} numaralı kargo firması bulunamadı.' },
+  DRAFT_NOT_FOUND: { en: 'Consignment not found or not in draft status.', tr: 'Gönderi bulunamadı veya taslak durumunda değil.' },
+  NO_CARRIER_AVAILABLE: {
+    en: 'No carrier can take this shipment: {reason}',
+    tr: 'Bu gönderiyi taşıyabilecek kargo firması yok: {reason}',
+  },
+  ALREADY_DELIVERED: { en: 'Shipment already delivered', tr: 'Gönderi zaten teslim edildi' },
+  ALREADY_CANCELLED: { en: 'Shipment already cancelled', tr: 'Gönderi zaten iptal edildi' },
+  CANCEL_FAILED: { en: 'Consignment cancel failed: {reason}', tr: 'Gönderi iptali başarısız: {reason}' },
+  LABEL_NOT_FOUND: { en: 'Label not found.', tr: 'Etiket bulunamadı.' },
+  LABEL_VOIDED: { en: 'This label was voided: its consignment is cancelled.', tr: 'Bu etiket geçersiz kılındı: gönderisi iptal edildi.' },
+  LABEL_LINK_INVALID: { en: 'This label link is not valid.', tr: 'Bu etiket bağlantısı geçerli değil.' },
+  NOT_SANDBOX_CONSIGNMENT: {
+    en: 'Sandbox events are only available for consignments of sandbox carriers that were processed.',
+    tr: 'Sandbox olayları yalnızca sandbox kargo firmalarıyla işlenmiş gönderiler için kullanılabilir.',
+  },
   INVALID_COUNTRY_ISO2: { en: 'Invalid countryIso2 code', tr: 'Geçersiz countryIso2 kodu' },
   INVALID_SEARCH_FIELD: {
     en: 'Allowed search fields are postalCode, city, state and place.',

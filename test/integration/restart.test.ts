@@ -78,6 +78,7 @@ beforeAll(async () => {
     DATA_DIR: dataDir,
     BOOTSTRAP_API_KEYS: API_KEY,
     LOG_LEVEL: 'warn',
+    ADDRESS_COUNTRIES: 'TR',
     TEMPORAL_ADDRESS: '',
     DATABASE_URL: database?.url ?? '',
   };

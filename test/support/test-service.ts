@@ -54,6 +54,7 @@ export async function startTestService(overrides: Record<string, string> = {}, d
     TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
     PUBLIC_BASE_URL: 'http://consignflow.test',
     LOG_LEVEL: 'silent',
+    ADDRESS_COUNTRIES: 'none', // address tests load their data themselves
     ...overrides,
   });
   const runtime = await startRuntime(config, {

@@ -1,8 +1,9 @@
 import type { Caller } from '../../db/customers.repository';
+import type { LabelSummary } from '../../db/labels.repository';
 import type { ConsignmentRecord, HistoryEntry, StoredPackage } from '../../domain/consignment';
 import { resolveCountry } from '../../domain/countries';
 import type { PartyInput } from '../../domain/draft';
-import { statusMessage, statusName } from '../../domain/statuses';
+import { STATUS, statusMessage, statusName } from '../../domain/statuses';
 import type { Locale } from '../../i18n/messages';
 
 /** SPEC timestamps: `YYYY-MM-DD HH:MM:SS`, in UTC. */
@@ -87,6 +88,8 @@ export function toDraftResponse(c: ConsignmentRecord, locale: Locale, form: 'cre
 
 export interface DetailContext {
   history: HistoryEntry[];
+  labels: LabelSummary[];
+  labelUrl: (labelId: number, fileName: string) => string;
   caller: Caller;
   provider: ProviderDirectory;
   locale: Locale;
@@ -94,17 +97,27 @@ export interface DetailContext {
 
 /**
  * SPEC §2.4, filled as far as the consignment's stage allows: a draft has no barcode, labels or costs yet
- * (costs are 0 in TRY, the service currency, until a carrier is booked).
+ * (costs are 0 in TRY, the service currency, until a carrier is booked). Customs documents (CN22, CN23,
+ * proforma) are possible for a processed, not cancelled, international consignment.
  */
 export function toDetailResponse(c: ConsignmentRecord, ctx: DetailContext) {
   const provider = c.provider_id !== null ? ctx.provider(c.provider_id) : undefined;
+  const customs = c.consignment_type === 2 && c.processed_at !== null && c.status !== STATUS.CANCELLED;
   return {
     id: c.id,
     uuid: c.uuid,
     parent: null,
     type: 'NORMAL',
     barcode: c.barcode,
-    labels: [],
+    labels: ctx.labels.map((l) => ({
+      id: l.id,
+      provider: l.provider_id,
+      file_name: l.file_name,
+      file_url: ctx.labelUrl(l.id, l.file_name),
+      tracking_code: l.tracking_code,
+      label_type: l.label_type,
+      tracking_type: l.tracking_type,
+    })),
     reference_no: c.reference_no,
     consignmentType: c.consignment_type,
     status: c.status,
@@ -134,18 +147,18 @@ export function toDetailResponse(c: ConsignmentRecord, ctx: DetailContext) {
     documents: c.documents,
     created_at: formatTimestamp(c.created_at),
     updated_at: formatTimestamp(c.updated_at),
-    provider_base_cost: 0,
-    additional_cost: 0,
-    rule_cost: 0,
-    service_fee: 0,
-    special_service_fee: 0,
-    total_cost: 0,
-    currency_code: 'TRY',
-    currency_rate: 1,
+    provider_base_cost: c.provider_base_cost,
+    additional_cost: c.additional_cost,
+    rule_cost: c.rule_cost,
+    service_fee: c.service_fee,
+    special_service_fee: c.special_service_fee,
+    total_cost: c.total_cost,
+    currency_code: c.currency_code,
+    currency_rate: c.currency_rate,
     permissions: {
-      can_create_cn22: false,
-      can_create_cn23: false,
-      can_create_proforma_invoice: false,
+      can_create_cn22: customs,
+      can_create_cn23: customs,
+      can_create_proforma_invoice: customs,
       can_send_to_provider_manually: false,
       can_recheck_manually: false,
     },

@@ -1,23 +1,44 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { DomainError } from '../../domain/errors';
+import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
+import type { LabelLinks } from '../../labels/label-links';
 import { toDetailResponse, type ProviderDirectory } from '../mappers/consignment.mapper';
 import type { ConsignmentService } from '../services/consignments.service';
 import { parseId } from './params';
 
-/** SPEC §4.7 and §4.8: lookups by reference and by id, scoped to the caller's customer. */
-export function consignmentRoutes(deps: { consignments: ConsignmentService; providers: ProviderDirectory }): FastifyPluginAsync {
+export interface ConsignmentRouteDeps {
+  consignments: ConsignmentService;
+  providers: ProviderDirectory;
+  labelLinks: LabelLinks;
+  /** rate limit of the two lookups (SPEC §8), when configured */
+  lookupLimit?: import('fastify').preHandlerAsyncHookHandler;
+}
+
+/** SPEC §4.6–4.8: cancellation, and lookups by reference and by id, scoped to the caller's customer. */
+export function consignmentRoutes(deps: ConsignmentRouteDeps): FastifyPluginAsync {
   return async (app) => {
-    app.get<{ Params: { reference_no: string } }>('/consignments/find/reference_no/:reference_no', async (request) => {
+    const detail = (found: Awaited<ReturnType<ConsignmentService['find']>>, request: { caller: import('../../db/customers.repository').Caller; locale: 'en' | 'tr' }) =>
+      toDetailResponse(found.consignment, { ...found, caller: request.caller, provider: deps.providers, locale: request.locale, labelUrl: deps.labelLinks.url });
+    const preHandler = deps.lookupLimit ? [deps.lookupLimit] : [];
+
+    app.get<{ Params: { reference_no: string } }>('/consignments/find/reference_no/:reference_no', { preHandler }, async (request) => {
       const referenceNo = request.params.reference_no;
       if (!referenceNo.trim() || referenceNo.length > 255) throw new DomainError('CONSIGNMENT_NOT_FOUND');
-      const { consignment, history } = await deps.consignments.find({ referenceNo, customerId: request.caller.customerId });
-      return { status: true, message: null, data: toDetailResponse(consignment, { history, caller: request.caller, provider: deps.providers, locale: request.locale }) };
+      const found = await deps.consignments.find({ referenceNo, customerId: request.caller.customerId });
+      return { status: true, message: null, data: detail(found, request) };
     });
 
-    app.get<{ Params: { id: string } }>('/consignments/:id/details', async (request) => {
+    app.get<{ Params: { id: string } }>('/consignments/:id/details', { preHandler }, async (request) => {
       const id = parseId(request.params.id, 'consignment_id');
-      const { consignment, history } = await deps.consignments.find({ id, customerId: request.caller.customerId });
-      return { status: true, message: null, data: toDetailResponse(consignment, { history, caller: request.caller, provider: deps.providers, locale: request.locale }) };
+      const found = await deps.consignments.find({ id, customerId: request.caller.customerId });
+      return { status: true, message: null, data: detail(found, request) };
+    });
+
+    app.post<{ Params: { value: string } }>('/consignments/:value/cancel', async (request) => {
+      const value = request.params.value.trim();
+      if (!value || value.length > 255) throw new DomainError('CONSIGNMENT_NOT_FOUND');
+      const result = await deps.consignments.cancel(request.caller, value);
+      return { status: true, message: translate(SUCCESS_MESSAGES.CONSIGNMENT_CANCELLED, request.locale), data: result };
     });
   };
 }

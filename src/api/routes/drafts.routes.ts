@@ -1,10 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Queryable } from '../../db/database';
 import { parseDraftInput } from '../../domain/draft';
+import { DomainError } from '../../domain/errors';
 import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
 import { toDraftResponse } from '../mappers/consignment.mapper';
 import { idempotent } from '../plugins/idempotency';
-import type { ConsignmentService } from '../services/consignments.service';
+import type { ConsignmentService, LabelFormat } from '../services/consignments.service';
 import { parseId } from './params';
 
 /** SPEC §4.2–4.4: create (idempotent) and partially update draft consignments. */
@@ -26,6 +27,16 @@ export function draftRoutes(deps: { db: Queryable; consignments: ConsignmentServ
       const patch = parseDraftInput(request.body ?? {}, 'update');
       const record = await deps.consignments.updateDraft(request.caller, id, patch);
       return { status: true, message: translate(SUCCESS_MESSAGES.DRAFT_UPDATED, request.locale), data: toDraftResponse(record, request.locale, 'update') };
+    });
+
+    // The body is optional (SPEC §4.5). Extension: `label_format` "pdf" (default) or "zpl" for thermal printers.
+    app.post<{ Params: { id: string } }>('/consignments/draft/:id/start-process', async (request) => {
+      const id = parseId(request.params.id, 'draft_consignment_id');
+      const { label_format: format = 'pdf', ...fields } = (request.body ?? {}) as Record<string, unknown>;
+      if (format !== 'pdf' && format !== 'zpl') throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_CHOICE', field: 'label_format' }]);
+      const patch = request.body === undefined || Object.keys(fields).length === 0 ? null : parseDraftInput(fields, 'update');
+      const outcome = await deps.consignments.processDraft(request.caller, id, patch, format as LabelFormat);
+      return { status: true, message: translate(SUCCESS_MESSAGES.DRAFT_PROCESSED, request.locale), data: outcome };
     });
   };
 }

@@ -1,16 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import { consignmentWorkflow } from '../../../workflows/consignment.workflow';
-import { createDraftUpdate, updateDraftUpdate } from '../../../workflows/consignment.messages';
+import {
+  cancelUpdate,
+  carrierEventSignal,
+  createDraftUpdate,
+  processDraftUpdate,
+  updateDraftUpdate,
+  type CarrierEvent,
+} from '../../../workflows/consignment.messages';
 import { consignmentWorkflowId } from '../../../workflows/ids';
 import { SA } from '../../../workflows/search-attributes';
-import { findConsignment, findConsignmentUuid, findHistory, isReferenceTaken, type ConsignmentKey } from '../../db/consignments.repository';
+import { isServiceBarcode } from '../../carriers/barcode';
+import { findByTrackingCode, findConsignment, findConsignmentUuid, findHistory, isReferenceTaken, type ConsignmentKey } from '../../db/consignments.repository';
+import { findLabelFile, findLabels, type LabelSummary } from '../../db/labels.repository';
 import type { Caller } from '../../db/customers.repository';
 import type { Queryable } from '../../db/database';
 import type { ConsignmentRecord, HistoryEntry } from '../../domain/consignment';
 import type { DraftInput } from '../../domain/draft';
-import { DomainError } from '../../domain/errors';
-import { statusName, STATUS } from '../../domain/statuses';
+import { DomainError, type ErrorCode } from '../../domain/errors';
+import { STATUS, statusName } from '../../domain/statuses';
 import { toDomainError } from '../../temporal/failures';
 
 export interface ConsignmentServiceDeps {
@@ -21,12 +30,25 @@ export interface ConsignmentServiceDeps {
   providerExists: (id: number) => boolean;
 }
 
-async function viaWorkflow<T>(call: () => Promise<T>): Promise<T> {
+async function viaWorkflow<T>(call: () => Promise<T>, notFound: ErrorCode = 'CONSIGNMENT_NOT_FOUND'): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    throw toDomainError(error);
+    throw toDomainError(error, notFound);
   }
+}
+
+export type LabelFormat = 'pdf' | 'zpl';
+export const LABEL_CONTENT_TYPES: Record<LabelFormat, string> = { pdf: 'application/pdf', zpl: 'application/zpl' };
+
+export interface ProcessOutcome {
+  consignment: number;
+  barcode: string;
+  svcBarcode: string;
+  providerTrackingCode: string;
+  trackingUrl: string;
+  contentType: string;
+  base64label: string;
 }
 
 /**
@@ -80,12 +102,76 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
       return viaWorkflow(() => handle.executeUpdate(updateDraftUpdate, { args: [patch] }));
     },
 
-    /** A customer's consignment with its history, or CONSIGNMENT_NOT_FOUND (also for another customer's). */
-    async find(key: Exclude<ConsignmentKey, { uuid: string }>): Promise<{ consignment: ConsignmentRecord; history: HistoryEntry[] }> {
+    /** A customer's consignment with its history and labels, or CONSIGNMENT_NOT_FOUND (also for another customer's). */
+    async find(key: Exclude<ConsignmentKey, { uuid: string }>): Promise<{ consignment: ConsignmentRecord; history: HistoryEntry[]; labels: LabelSummary[] }> {
       const consignment = await findConsignment(deps.db, key);
       if (!consignment) throw new DomainError('CONSIGNMENT_NOT_FOUND');
-      return { consignment, history: await findHistory(deps.db, consignment.id) };
+      const [history, labels] = await Promise.all([findHistory(deps.db, consignment.id), findLabels(deps.db, consignment.id)]);
+      return { consignment, history, labels };
     },
+
+    /** SPEC §4.5: applies the optional patch and processes the draft in one update, all or nothing. */
+    async processDraft(caller: Caller, id: number, patch: DraftInput | null, format: LabelFormat): Promise<ProcessOutcome> {
+      if (patch) checkProvider(patch);
+      const current = await findConsignment(deps.db, { id, customerId: caller.customerId });
+      if (!current) throw new DomainError('DRAFT_NOT_FOUND');
+      if (current.status !== STATUS.NEW_DRAFT) throw new DomainError('NOT_DRAFT');
+      if (patch?.reference_no && (await isReferenceTaken(deps.db, caller.customerId, patch.reference_no, current.uuid))) {
+        throw new DomainError('REFERENCE_USED', { field: 'reference_no' });
+      }
+      const handle = deps.temporal.workflow.getHandle(consignmentWorkflowId(current.uuid));
+      const result = await viaWorkflow(() => handle.executeUpdate(processDraftUpdate, { args: [{ patch }] }), 'NOT_DRAFT');
+      const label = await findLabelFile(deps.db, result.labelId, format);
+      if (!label) throw new Error(`label ${result.labelId} of consignment ${result.consignmentId} is missing`);
+      return {
+        consignment: result.consignmentId,
+        barcode: result.barcode,
+        svcBarcode: result.barcode,
+        providerTrackingCode: result.trackingCode,
+        trackingUrl: result.trackingUrl,
+        contentType: LABEL_CONTENT_TYPES[format],
+        base64label: Buffer.from(label.content).toString('base64'),
+      };
+    },
+
+    /**
+     * SPEC §4.6. `value` is resolved within the caller's customer: a valid service barcode (CF + digits +
+     * check digit) is a barcode; an all-digit value is an id, or a reference_no when no such id exists;
+     * anything else is a reference_no.
+     */
+    async cancel(caller: Caller, value: string): Promise<{ consignment: number }> {
+      const customerId = caller.customerId;
+      let record: ConsignmentRecord | undefined;
+      if (isServiceBarcode(value)) record = await findConsignment(deps.db, { barcode: value, customerId });
+      if (!record && /^\d{1,15}$/.test(value)) record = await findConsignment(deps.db, { id: Number(value), customerId });
+      if (!record) record = await findConsignment(deps.db, { referenceNo: value, customerId });
+      if (!record) throw new DomainError('CONSIGNMENT_NOT_FOUND');
+      // Final statuses answer from the read model: their workflows may have completed.
+      if (record.status === STATUS.DELIVERED) throw new DomainError('ALREADY_DELIVERED');
+      if (record.status === STATUS.CANCELLED) throw new DomainError('ALREADY_CANCELLED');
+      if (record.status === STATUS.RETURNED) throw new DomainError('CANCEL_FAILED', { params: { reason: 'the shipment was returned to the consignor' } });
+      const handle = deps.temporal.workflow.getHandle(consignmentWorkflowId(record.uuid));
+      const result = await viaWorkflow(() => handle.executeUpdate(cancelUpdate, { args: [] }));
+      return { consignment: result.consignmentId };
+    },
+
+    /**
+     * Hands a carrier's tracking event to the consignment's workflow (a Signal: at least once, deduplicated
+     * there by event id). Sandbox events and carrier pushes both come this way.
+     */
+    async ingestCarrierEvent(providerId: number, trackingCode: string, event: CarrierEvent): Promise<{ consignment: number } | undefined> {
+      const target = await findByTrackingCode(deps.db, providerId, trackingCode);
+      if (!target) return undefined;
+      try {
+        await deps.temporal.workflow.getHandle(consignmentWorkflowId(target.uuid)).signal(carrierEventSignal, event);
+      } catch (error) {
+        // A consignment in a final status has finished its workflow: a late event changes nothing.
+        if (!(toDomainError(error) instanceof DomainError)) throw error;
+      }
+      return { consignment: target.id };
+    },
+
+    labelFile: (labelId: number, format: LabelFormat) => findLabelFile(deps.db, labelId, format),
   };
 }
 

@@ -1,0 +1,120 @@
+import countries from 'i18n-iso-countries';
+import { z } from 'zod';
+import { DomainError, isErrorCode, type Issue } from '../domain/errors';
+import { SEARCH_FIELDS, type AddressSearchQuery, type SearchField } from './address-search';
+
+/** SPEC §4.1 and §8. */
+export const SEARCH_LIMITS = { keywordMaxLength: 100, defaultLimit: 10, maxLimit: 100, defaultPage: 1, maxPage: 2_147_483_647 } as const;
+
+const ISO2_CODES: ReadonlySet<string> = new Set(Object.keys(countries.getAlpha2Codes()));
+
+/** ISO 3166-1 alpha-2, any case ("tr", "TR"); alpha-3 and numeric codes are not accepted. */
+export function isIso2Country(value: string): boolean {
+  return /^[A-Za-z]{2}$/.test(value) && ISO2_CODES.has(value.toUpperCase());
+}
+
+const FIELD_BY_LOWER = new Map<string, SearchField>(SEARCH_FIELDS.map((f) => [f.toLowerCase(), f]));
+
+const fail = (code: Issue['code'], params?: Issue['params']) => ({ params: { code, ...(params && { textParams: params }) } });
+
+/** One query-string value: a repeated parameter arrives as an array, which a scalar parameter refuses. */
+const single = z.union([z.string(), z.undefined()], { error: () => ({ message: 'INVALID_TYPE' }) });
+
+/** Integer parameter from its query-string text; blank or absent gives the default. */
+function integerParam(defaultValue: number, min: number, max: number) {
+  return single.transform((raw, ctx): number => {
+    const text = raw?.trim() ?? '';
+    if (text === '') return defaultValue;
+    if (!/^[+-]?\d+$/.test(text)) {
+      ctx.addIssue({ code: 'custom', message: 'integer', ...fail('INVALID_TYPE', { type: 'integer' }) });
+      return z.NEVER;
+    }
+    const value = Number(text);
+    if (value < min) ctx.addIssue({ code: 'custom', message: 'min', ...fail('TOO_SMALL', { min }) });
+    else if (value > max) ctx.addIssue({ code: 'custom', message: 'max', ...fail('TOO_LARGE', { max }) });
+    return value;
+  });
+}
+
+const schema = z.object({
+  countryIso2: single.transform((raw, ctx): string => {
+    const text = raw?.trim() ?? '';
+    if (text === '') ctx.addIssue({ code: 'custom', message: 'blank', ...fail('NOT_BLANK') });
+    else if (!isIso2Country(text)) ctx.addIssue({ code: 'custom', message: 'country', ...fail('INVALID_COUNTRY_ISO2') });
+    return text.toUpperCase();
+  }),
+  keyword: single.transform((raw, ctx): string => {
+    const text = raw?.trim() ?? '';
+    if (text === '') ctx.addIssue({ code: 'custom', message: 'blank', ...fail('NOT_BLANK') });
+    else if ([...text].length > SEARCH_LIMITS.keywordMaxLength) {
+      ctx.addIssue({ code: 'custom', message: 'long', ...fail('TOO_LONG', { max: SEARCH_LIMITS.keywordMaxLength }) });
+    }
+    return text;
+  }),
+  searchFields: z.array(z.string()).transform((raw, ctx): SearchField[] => {
+    const fields: SearchField[] = [];
+    raw.forEach((entry, index) => {
+      // "city,place" is accepted too; blank entries ("searchFields[]=") are ignored.
+      for (const part of entry.split(',')) {
+        const name = part.trim();
+        if (name === '') continue;
+        const field = FIELD_BY_LOWER.get(name.toLowerCase());
+        if (field) {
+          if (!fields.includes(field)) fields.push(field);
+        } else {
+          ctx.addIssue({ code: 'custom', message: 'field', path: [index], ...fail('INVALID_SEARCH_FIELD') });
+        }
+      }
+    });
+    if (fields.length === 0 && raw.every((e) => e.split(',').every((p) => p.trim() === ''))) {
+      ctx.addIssue({ code: 'custom', message: 'blank', ...fail('NOT_BLANK') });
+    }
+    return fields;
+  }),
+  page: integerParam(SEARCH_LIMITS.defaultPage, 1, SEARCH_LIMITS.maxPage),
+  limit: integerParam(SEARCH_LIMITS.defaultLimit, 1, SEARCH_LIMITS.maxLimit),
+});
+
+/** `searchFields[]=a&searchFields[]=b`, `searchFields[]=a`, `searchFields=a` (and mixes): always a list. */
+function searchFieldsOf(query: Record<string, unknown>): unknown {
+  const values: unknown[] = [];
+  for (const key of ['searchFields[]', 'searchFields']) {
+    const value = query[key];
+    if (value === undefined) continue;
+    if (Array.isArray(value)) values.push(...value);
+    else values.push(value);
+  }
+  return values;
+}
+
+/** Field names in errors: the query parameter names, searchFields entries by position (`searchFields[1]`). */
+function fieldOf(path: readonly PropertyKey[]): string {
+  const [head, ...rest] = path.map(String);
+  return head + rest.map((p) => `[${p}]`).join('');
+}
+
+/**
+ * Validates the query string of GET /address/search (SPEC §4.1): every problem at once, as
+ * VALIDATION_FAILED with one issue per problem, each naming its parameter in `field`.
+ */
+export function parseAddressSearchQuery(query: unknown): AddressSearchQuery {
+  const input = (typeof query === 'object' && query !== null ? query : {}) as Record<string, unknown>;
+  const result = schema.safeParse({
+    countryIso2: input.countryIso2,
+    keyword: input.keyword,
+    searchFields: searchFieldsOf(input),
+    page: input.page,
+    limit: input.limit,
+  });
+  if (result.success) return result.data;
+  const issues: Issue[] = result.error.issues.map((issue) => {
+    const params = (issue as { params?: { code?: unknown; textParams?: Issue['params'] } }).params;
+    const field = fieldOf(issue.path);
+    if (params && isErrorCode(params.code)) return { code: params.code, field, ...(params.textParams && { params: params.textParams }) };
+    // A repeated scalar parameter (?page=1&page=2) or a non-string entry.
+    const [head] = issue.path;
+    const type = head === 'page' || head === 'limit' ? 'integer' : head === 'searchFields' && issue.path.length === 1 ? 'array' : 'string';
+    return { code: 'INVALID_TYPE', field, params: { type } };
+  });
+  throw new DomainError('VALIDATION_FAILED', issues);
+}

@@ -1,0 +1,19 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Queryable } from '../../db/database';
+import { searchAddresses } from '../../address/address-search';
+import { parseAddressSearchQuery } from '../../address/search-params';
+
+/**
+ * SPEC §4.1: GET /address/search (mounted under /api/v1). Validation failures throw
+ * DomainError('VALIDATION_FAILED') with one issue per problem; the app's error handler localises them.
+ * A search is one SQL statement (src/address/address-search.ts).
+ */
+export function addressRoutes(deps: { db: Queryable }): FastifyPluginAsync {
+  return async (app) => {
+    app.get('/address/search', async (request) => {
+      const query = parseAddressSearchQuery(request.query);
+      const data = await searchAddresses(deps.db, query);
+      return { status: true, message: null, data };
+    });
+  };
+}

@@ -1,0 +1,28 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { DomainError } from '../../domain/errors';
+import type { LabelLinks } from '../../labels/label-links';
+import { LABEL_CONTENT_TYPES, type ConsignmentService } from '../services/consignments.service';
+
+/**
+ * `GET /api/v1/labels/{id}/{file_name}?hash=…`: the signed label download (no API key). `{barcode}.pdf`
+ * is the PDF, `{barcode}.zpl` the ZPL of the same label. A wrong hash is 403; a voided label (its
+ * consignment was cancelled) is 410.
+ */
+export function labelRoutes(deps: { consignments: ConsignmentService; labelLinks: LabelLinks }): FastifyPluginAsync {
+  return async (app) => {
+    app.get<{ Params: { id: string; file: string }; Querystring: { hash?: string } }>('/labels/:id/:file', async (request, reply) => {
+      const id = Number(request.params.id);
+      const file = request.params.file;
+      if (!Number.isSafeInteger(id) || id < 1 || !deps.labelLinks.verify(id, file, request.query.hash)) throw new DomainError('LABEL_LINK_INVALID');
+      const format = file.endsWith('.zpl') ? 'zpl' : 'pdf';
+      const label = await deps.consignments.labelFile(id, format);
+      if (!label || label.fileName.replace(/\.pdf$/, `.${format}`) !== file) throw new DomainError('LABEL_NOT_FOUND');
+      if (label.voided) throw new DomainError('LABEL_VOIDED');
+      return reply
+        .type(LABEL_CONTENT_TYPES[format])
+        .header('content-disposition', `inline; filename="${file}"`)
+        .header('cache-control', 'private, no-store')
+        .send(label.content);
+    });
+  };
+}

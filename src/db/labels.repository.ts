@@ -1,0 +1,29 @@
+import type { Queryable } from './database';
+
+export interface LabelSummary {
+  id: number;
+  provider_id: number;
+  file_name: string;
+  tracking_code: string;
+  label_type: number;
+  tracking_type: number;
+  voided: boolean;
+}
+
+export async function findLabels(q: Queryable, consignmentId: number): Promise<LabelSummary[]> {
+  const { rows } = await q.query<LabelSummary & { id: number | string }>(
+    `SELECT id, provider_id, file_name, tracking_code, label_type, tracking_type, voided_at IS NOT NULL AS voided FROM labels WHERE consignment_id = $1 ORDER BY id`,
+    [consignmentId],
+  );
+  return rows.map((r) => ({ ...r, id: Number(r.id) }));
+}
+
+export async function findLabelFile(q: Queryable, labelId: number, format: 'pdf' | 'zpl'): Promise<{ content: Buffer | string; voided: boolean; fileName: string } | undefined> {
+  const { rows } = await q.query<{ pdf: Uint8Array; zpl: string; voided: boolean; file_name: string }>(
+    `SELECT ${format === 'pdf' ? 'pdf' : 'zpl'}, voided_at IS NOT NULL AS voided, file_name FROM labels WHERE id = $1`,
+    [labelId],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  return { content: format === 'pdf' ? Buffer.from(row.pdf) : row.zpl, voided: row.voided, fileName: row.file_name };
+}

@@ -1,0 +1,26 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Queryable } from '../db/database';
+
+/**
+ * Label downloads need no API key (printers and browsers fetch them); instead each URL carries an
+ * HMAC-SHA256 of the label id and file name (DESIGN.md "Labels"), so ids cannot be enumerated.
+ */
+export function createLabelLinks(secret: string, publicBaseUrl: string) {
+  const sign = (labelId: number, fileName: string) => createHmac('sha256', secret).update(`${labelId}/${fileName}`).digest('base64url').slice(0, 32);
+  return {
+    url: (labelId: number, fileName: string) => `${publicBaseUrl}/api/v1/labels/${labelId}/${encodeURIComponent(fileName)}?hash=${sign(labelId, fileName)}`,
+    verify: (labelId: number, fileName: string, hash: unknown): boolean => {
+      if (typeof hash !== 'string' || hash.length !== 32) return false;
+      return timingSafeEqual(Buffer.from(sign(labelId, fileName)), Buffer.from(hash));
+    },
+  };
+}
+export type LabelLinks = ReturnType<typeof createLabelLinks>;
+
+/** LABEL_SIGNING_SECRET, or one generated once and kept in the database so links survive restarts. */
+export async function labelSigningSecret(db: Queryable, configured?: string): Promise<string> {
+  if (configured) return configured;
+  await db.query(`INSERT INTO settings (key, value) VALUES ('label_signing_secret', $1) ON CONFLICT (key) DO NOTHING`, [randomBytes(32).toString('base64url')]);
+  const { rows } = await db.query<{ value: string }>(`SELECT value FROM settings WHERE key = 'label_signing_secret'`);
+  return rows[0].value;
+}
