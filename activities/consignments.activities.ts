@@ -14,7 +14,7 @@ import { renderPdfLabel } from '../src/labels/pdf-label';
 import { renderZplLabel } from '../src/labels/zpl-label';
 import type { CreateDraftRequest } from '../workflows/consignment.messages';
 import type { BookedShipment } from './carriers.activities';
-import { appendStatusEvent } from './events';
+import { appendStatusEvent, stableEventId } from './events';
 import { asActivity, isUniqueViolation } from './failures';
 
 export interface ConsignmentActivityDeps {
@@ -155,7 +155,7 @@ export function createConsignmentActivities({ db, carriers }: ConsignmentActivit
      * (drop-off) or 3 (pickup booked), the label (PDF and ZPL), a history entry and the status event.
      * Idempotent: a retry after success returns what the first attempt wrote.
      */
-    completeProcessing({ uuid, plan, booking }: { uuid: string; plan: ProcessingPlan; booking: BookedShipment }): Promise<{ record: ConsignmentRecord; labelId: number }> {
+    completeProcessing({ uuid, plan, booking }: { uuid: string; plan: ProcessingPlan; booking: BookedShipment }): Promise<{ record: ConsignmentRecord; labelId: number; eventId: string }> {
       return asActivity(() =>
         referenceGuard(() =>
           db.transaction(async (tx) => {
@@ -163,7 +163,7 @@ export function createConsignmentActivities({ db, carriers }: ConsignmentActivit
             const current = await load(tx, uuid);
             if (current.status !== STATUS.NEW_DRAFT) {
               const label = await tx.query<{ id: number }>('SELECT id FROM labels WHERE consignment_id = $1', [current.id]);
-              if (current.tracking_code === booking.trackingCode && label.rows[0]) return { record: current, labelId: Number(label.rows[0].id) };
+              if (current.tracking_code === booking.trackingCode && label.rows[0]) return { record: current, labelId: Number(label.rows[0].id), eventId: stableEventId(uuid, 'processed') };
               throw new DomainError('NOT_DRAFT');
             }
             await saveDraft(tx, uuid, plan.draft, plan.replacePackages);
@@ -202,7 +202,7 @@ export function createConsignmentActivities({ db, carriers }: ConsignmentActivit
               status,
               `Label created; booked with ${labelData.carrierName} (${booking.trackingCode})`,
             ]);
-            await appendStatusEvent(tx, {
+            const eventId = await appendStatusEvent(tx, {
               consignmentId: record.id,
               consignmentUuid: uuid,
               customerId: record.customer_id,
@@ -214,7 +214,7 @@ export function createConsignmentActivities({ db, carriers }: ConsignmentActivit
               location: null,
               occurredAt: new Date(),
             });
-            return { record, labelId: Number(label.rows[0].id) };
+            return { record, labelId: Number(label.rows[0].id), eventId };
           }),
         ),
       );
@@ -225,12 +225,21 @@ export function createConsignmentActivities({ db, carriers }: ConsignmentActivit
      * Guarded by the expected status and keyed by `eventKey`, so a retried write changes nothing twice.
      * Cancelling voids the label.
      */
-    recordStatus(change: { uuid: string; from: number; to: number; eventKey: string; message: string | null; location: string | null; occurredAt: string | null }): Promise<ConsignmentRecord> {
+    recordStatus(change: {
+      uuid: string;
+      from: number;
+      to: number;
+      eventKey: string;
+      message: string | null;
+      location: string | null;
+      occurredAt: string | null;
+    }): Promise<{ record: ConsignmentRecord; eventId: string }> {
       return asActivity(() =>
         db.transaction(async (tx) => {
           const moved = await tx.query<{ id: number }>('UPDATE consignments SET status = $3, updated_at = now() WHERE uuid = $1 AND status = $2 RETURNING id', [change.uuid, change.from, change.to]);
           const record = await load(tx, change.uuid);
-          if (moved.rows.length === 0) return record; // already applied by an earlier attempt
+          const eventId = stableEventId(change.uuid, change.eventKey);
+          if (moved.rows.length === 0) return { record, eventId }; // already applied by an earlier attempt
           const occurredAt = change.occurredAt ? new Date(change.occurredAt) : new Date();
           await tx.query(
             `INSERT INTO consignment_history (consignment_id, status, message, location, event_key, occurred_at) VALUES ($1, $2, $3, $4, $5, $6)
@@ -250,7 +259,7 @@ export function createConsignmentActivities({ db, carriers }: ConsignmentActivit
             location: change.location,
             occurredAt,
           });
-          return record;
+          return { record, eventId };
         }),
       );
     },

@@ -1,5 +1,6 @@
 import { createCarrierActivities } from './carriers.activities';
 import { createConsignmentActivities, type ConsignmentActivityDeps } from './consignments.activities';
+import { createWebhookActivities } from './webhooks.activities';
 
 export type ActivityDeps = ConsignmentActivityDeps;
 
@@ -8,5 +9,6 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createConsignmentActivities(deps),
     ...createCarrierActivities(deps),
+    ...createWebhookActivities(deps),
   };
 }

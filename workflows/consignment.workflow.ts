@@ -45,8 +45,15 @@ const CARRIER_CALLS = {
 const CREATION_TIMEOUT = '2 minutes';
 const SEEN_EVENTS_KEPT = 500;
 
+/** Handing a status event to webhook delivery must eventually happen, however long the outage. */
+const EVENT_PUBLISHING = {
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+} as const;
+
 const db = proxyLocalActivities<Activities>(READ_MODEL_WRITES);
 const carrier = proxyActivities<Activities>(CARRIER_CALLS);
+const events = proxyActivities<Activities>(EVENT_PUBLISHING);
 
 const EVENT_STATUS: Record<TrackingEventName, number> = {
   PICKED_UP: STATUS.PICKED_UP,
@@ -92,6 +99,12 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
   };
   const seen = new Set(state.seenEvents ?? []);
   const lock = new Lock();
+  // Status events are published one after another, in the order of the changes (webhooks keep that order);
+  // the HTTP caller does not wait for them, the workflow does before it finishes or continues as new.
+  let published: Promise<unknown> = Promise.resolve();
+  const publish = (eventId: string) => {
+    published = published.then(() => events.publishStatusEvent({ eventId }));
+  };
 
   const track = (record: ConsignmentRecord): ConsignmentRecord => {
     const changed = record.status !== state.status || record.reference_no !== state.referenceNo || record.provider_id !== state.providerId || state.consignmentId === null;
@@ -166,6 +179,7 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
           try {
             const done = await db.completeProcessing({ uuid: state.uuid, plan, booking });
             track(done.record);
+            publish(done.eventId);
             return { consignmentId: done.record.id, status: done.record.status, barcode: done.record.barcode!, trackingCode: booking.trackingCode, trackingUrl: booking.trackingUrl, labelId: done.labelId };
           } catch (error) {
             // Compensate: a booking without a processed consignment would be a label nobody uses.
@@ -190,8 +204,17 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
             const result = await carrier.cancelBooking({ uuid: state.uuid, providerId: state.providerId!, trackingCode: state.trackingCode!, inTransit: WITH_CARRIER.has(from) });
             if (!result.accepted) refuse('CANCEL_FAILED', { reason: result.reason ?? 'refused by the carrier' });
           }
-          const record = await db.recordStatus({ uuid: state.uuid, from, to: STATUS.CANCELLED, eventKey: 'cancelled', message: 'Cancelled at the customer’s request', location: null, occurredAt: null });
+          const { record, eventId } = await db.recordStatus({
+            uuid: state.uuid,
+            from,
+            to: STATUS.CANCELLED,
+            eventKey: 'cancelled',
+            message: 'Cancelled at the customer’s request',
+            location: null,
+            occurredAt: null,
+          });
           track(record);
+          publish(eventId);
           return { consignmentId: record.id, status: record.status };
         } catch (error) {
           throw unwrap(error);
@@ -210,7 +233,7 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
         remember(event.eventId);
         return;
       }
-      const record = await db.recordStatus({
+      const { record, eventId } = await db.recordStatus({
         uuid: state.uuid,
         from: state.status,
         to,
@@ -221,6 +244,7 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
       });
       remember(event.eventId);
       track(record);
+      publish(eventId);
     }),
   );
 
@@ -235,6 +259,7 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
   // The consignment lives until a final status; its history is kept bounded by continue-as-new.
   await condition(() => isFinal(state.status) || workflowInfo().continueAsNewSuggested);
   await condition(allHandlersFinished);
+  await published;
   if (!isFinal(state.status)) {
     return continueAsNew<typeof consignmentWorkflow>({ uuid: state.uuid, customerCode: input.customerCode, state });
   }
