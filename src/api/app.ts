@@ -39,8 +39,6 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{8,64}$/.test(given) ? given : randomUUID();
     },
-    requestIdLogLabel: 'requestId',
-    disableRequestLogging: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
   }) as unknown as FastifyInstance;
 

@@ -1,0 +1,329 @@
+/**
+ * Shared helpers for the benchmarks in bench/: percentiles, a bounded concurrent loop, an HTTP load
+ * loop over one keep-alive connection pool (undici, or node:http where undici cannot load), process CPU
+ * accounting and plain-text tables.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { createServer } from 'node:net';
+import { performance } from 'node:perf_hooks';
+
+/** Nearest-rank percentile of an ascending array (p in 0..100); NaN when empty. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))];
+}
+
+export interface LatencySummary {
+  count: number;
+  mean: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+export function summarize(values: readonly number[]): LatencySummary {
+  const sorted = [...values].sort((a, b) => a - b);
+  const sum = sorted.reduce((s, v) => s + v, 0);
+  return {
+    count: sorted.length,
+    mean: sorted.length ? sum / sorted.length : Number.NaN,
+    p50: percentile(sorted, 50),
+    p90: percentile(sorted, 90),
+    p99: percentile(sorted, 99),
+    max: sorted.length ? sorted[sorted.length - 1] : Number.NaN,
+  };
+}
+
+/** A TCP port free on 127.0.0.1 right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Runs task(0..n-1) with at most `concurrency` in flight: `concurrency` clients each take the next index
+ * until none is left (a closed-loop load: a client sends its next request when the previous one finished).
+ */
+export async function runConcurrent(n: number, concurrency: number, task: (index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const client = async () => {
+    while (next < n) await task(next++);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, n)) }, client));
+}
+
+export interface HttpLoadOptions {
+  /** e.g. http://127.0.0.1:8080 */
+  origin: string;
+  path: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  n: number;
+  concurrency: number;
+  headers?: Record<string, string>;
+  /** request body for request i (already serialised); absent = no body */
+  body?: (index: number) => string | undefined;
+  /** a response with another status counts as a failure */
+  expectStatus: number;
+  /** how much of a failed response body to keep */
+  errorBodyChars?: number;
+}
+
+export interface HttpLoadResult {
+  /** the HTTP client used (createHttpClient) */
+  client: string;
+  n: number;
+  ok: number;
+  failures: number;
+  durationMs: number;
+  /** successful responses per second of wall-clock time */
+  ratePerSec: number;
+  /** latency of every request (failed ones too), ms */
+  latency: LatencySummary;
+  statusCounts: Record<string, number>;
+  firstError?: { index: number; status: number | string; body: string };
+}
+
+/** One keep-alive connection pool to one origin: send a request, get its status and (when asked) its body. */
+export interface HttpClient {
+  readonly name: string;
+  send(method: string, path: string, headers: Record<string, string>, body: string | undefined, readBody: boolean): Promise<{ status: number; body: string }>;
+  close(): Promise<void>;
+}
+
+/** undici `request` over a keep-alive Pool of `connections`; undefined when undici cannot load (undici 8 needs Node ≥ 22.19). */
+let undiciModule: typeof import('undici') | null | undefined;
+
+export function undiciClient(origin: string, connections: number): HttpClient | undefined {
+  if (undiciModule === undefined) {
+    try {
+      undiciModule = require('undici') as typeof import('undici');
+    } catch {
+      undiciModule = null;
+    }
+  }
+  if (!undiciModule) return undefined;
+  const undici = undiciModule;
+  const pool = new undici.Pool(origin, { connections, pipelining: 1, keepAliveTimeout: 30_000 });
+  return {
+    name: `undici ${(require('undici/package.json') as { version: string }).version} Pool(${connections})`,
+    async send(method, path, headers, body, readBody) {
+      const response = await undici.request(`${origin}${path}`, { dispatcher: pool, method: method as 'POST', headers, body });
+      if (!readBody) {
+        await response.body.dump({ limit: 1024 * 1024 });
+        return { status: response.statusCode, body: '' };
+      }
+      return { status: response.statusCode, body: await response.body.text() };
+    },
+    close: () => pool.close(),
+  };
+}
+
+/** node:http with a keep-alive Agent of `connections` sockets. */
+export function nodeHttpClient(origin: string, connections: number): HttpClient {
+  const url = new URL(origin);
+  const agent = new HttpAgent({ keepAlive: true, maxSockets: connections, maxFreeSockets: connections, keepAliveMsecs: 30_000 });
+  return {
+    name: `node:http ${process.version} keep-alive Agent(${connections})`,
+    send: (method, path, headers, body, readBody) =>
+      new Promise((resolve, reject) => {
+        const req = httpRequest(
+          { host: url.hostname, port: url.port, path, method, agent, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => {
+              if (readBody) chunks.push(chunk);
+            });
+            res.once('end', () => resolve({ status: res.statusCode ?? 0, body: readBody ? Buffer.concat(chunks).toString('utf8') : '' }));
+            res.once('error', reject);
+          },
+        );
+        req.once('error', reject);
+        req.end(body);
+      }),
+    close: async () => agent.destroy(),
+  };
+}
+
+/**
+ * The HTTP client for a load run: undici (a keep-alive Pool) where it loads, else node:http (keep-alive Agent).
+ * BENCH_HTTP_CLIENT=undici|node forces one.
+ */
+export function createHttpClient(origin: string, connections: number): HttpClient {
+  const wanted = process.env.BENCH_HTTP_CLIENT;
+  if (wanted === 'node') return nodeHttpClient(origin, connections);
+  const undici = undiciClient(origin, connections);
+  if (undici) return undici;
+  if (wanted === 'undici') throw new Error(`BENCH_HTTP_CLIENT=undici: undici does not load on Node ${process.version}`);
+  return nodeHttpClient(origin, connections);
+}
+
+/**
+ * Sends `n` requests over real HTTP with `concurrency` closed-loop clients sharing one keep-alive connection
+ * pool of `concurrency` connections (createHttpClient). Each latency covers sending the request and reading
+ * the whole response. Network errors count as failures (status "error"), they do not stop the run.
+ */
+export async function httpLoad(options: HttpLoadOptions): Promise<HttpLoadResult> {
+  const method = options.method ?? 'POST';
+  const client = createHttpClient(options.origin, options.concurrency);
+  const latencies: number[] = new Array(options.n);
+  const statusCounts: Record<string, number> = {};
+  let ok = 0;
+  let firstError: HttpLoadResult['firstError'];
+  const keep = options.errorBodyChars ?? 2000;
+  const headers = { ...(options.body ? { 'content-type': 'application/json' } : {}), ...options.headers };
+  const started = performance.now();
+  try {
+    await runConcurrent(options.n, options.concurrency, async (index) => {
+      const body = options.body?.(index);
+      const t0 = performance.now();
+      let status: number | string;
+      let text = '';
+      try {
+        // Bodies of expected responses are read and dropped; the first unexpected one is kept.
+        const response = await client.send(method, options.path, headers, body, firstError === undefined);
+        status = response.status;
+        text = response.body;
+      } catch (error) {
+        status = 'error';
+        text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      }
+      latencies[index] = performance.now() - t0;
+      statusCounts[status] = (statusCounts[status] ?? 0) + 1;
+      if (status === options.expectStatus) ok++;
+      else firstError ??= { index, status, body: text.slice(0, keep) };
+    });
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+  const durationMs = performance.now() - started;
+  return {
+    client: client.name,
+    n: options.n,
+    ok,
+    failures: options.n - ok,
+    durationMs,
+    ratePerSec: ok / (durationMs / 1000),
+    latency: summarize(latencies),
+    statusCounts,
+    firstError,
+  };
+}
+
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+
+/** CPU seconds (user + system) used so far by a process, from /proc; undefined off Linux or when gone. */
+export function processCpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Processes whose command line contains every one of `parts` (Linux /proc; none elsewhere). */
+export function findProcesses(...parts: string[]): number[] {
+  const pids: number[] = [];
+  let entries: string[] = [];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return pids;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (parts.every((part) => cmdline.includes(part))) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+/** CPU seconds per thread of a process, keyed `main` (the thread whose tid is the pid) or `<thread name>/<tid>`. */
+export function threadCpuSeconds(pid: number = process.pid): Record<string, number> {
+  const out: Record<string, number> = {};
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const name = Number(tid) === pid ? 'main' : `${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}/${tid}`;
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        out[name] = (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+      } catch {
+        // thread ended meanwhile
+      }
+    }
+  } catch {
+    // not Linux
+  }
+  return out;
+}
+
+export type CpuSources = Record<string, () => number[] | Promise<number[]>>;
+
+/**
+ * CPU seconds used between start and stop() by this process (in total, `node`, and per thread, `node/main`,
+ * `node/<thread name>/<tid>`)
+ * and by named groups of other processes (pids resolved at start and at stop; one that appeared meanwhile
+ * counts whole). Linux /proc; empty elsewhere.
+ */
+export async function cpuMeter(sources: CpuSources = {}) {
+  const sample = async () => {
+    const self = process.cpuUsage();
+    const out: Record<string, number> = { node: (self.user + self.system) / 1e6 };
+    for (const [thread, seconds] of Object.entries(threadCpuSeconds())) out[`node/${thread}`] = seconds;
+    const perPid: Record<string, Record<number, number>> = {};
+    for (const [name, pids] of Object.entries(sources)) {
+      perPid[name] = {};
+      for (const pid of await pids()) {
+        const seconds = processCpuSeconds(pid);
+        if (seconds !== undefined) perPid[name][pid] = seconds;
+      }
+    }
+    return { out, perPid };
+  };
+  const before = await sample();
+  return {
+    async stop(): Promise<Record<string, number>> {
+      const after = await sample();
+      const used: Record<string, number> = {};
+      for (const [key, value] of Object.entries(after.out)) used[key] = value - (before.out[key] ?? 0);
+      for (const [name, pids] of Object.entries(after.perPid)) {
+        used[name] = Object.entries(pids).reduce((sum, [pid, seconds]) => sum + seconds - (before.perPid[name]?.[Number(pid)] ?? 0), 0);
+      }
+      return used;
+    },
+  };
+}
+
+/** Formats a number with a fixed number of decimals; '-' for NaN/undefined. */
+export function fmt(value: number | undefined, decimals = 1): string {
+  return value === undefined || Number.isNaN(value) ? '-' : value.toFixed(decimals);
+}
+
+/** A plain-text table: columns padded, numbers (and '-') right-aligned, a rule under the header. */
+export function formatTable(headers: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
+  const cells = rows.map((row) => row.map((c) => (typeof c === 'number' ? String(c) : c)));
+  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((row) => (row[i] ?? '').length)));
+  const numeric = (s: string) => /^[-+]?[\d.,]+[×x%]?$|^-$/.test(s);
+  const line = (row: readonly string[]) => row.map((c, i) => (numeric(c) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ');
+  return [line(headers.map(String)), widths.map((w) => '-'.repeat(w)).join('-|-'), ...cells.map(line)].join('\n');
+}
+
+export function printTable(headers: readonly string[], rows: readonly (readonly (string | number)[])[]): void {
+  console.log(formatTable(headers, rows));
+}
