@@ -24,6 +24,7 @@ const schema = z.object({
   LABEL_SIGNING_SECRET: z.string().min(16).optional(),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   ADDRESS_COUNTRIES: z.string().default('TR,US,CA,FR'),
+  CONSIGNMENT_HISTORY_LIMIT: z.coerce.number().int().min(100).max(50_000).default(2000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -48,6 +49,8 @@ export interface Config {
   sandbox: boolean;
   labelSigningSecret?: string;
   bodyLimitBytes: number;
+  /** workflow history length at which a consignment continues as new */
+  consignmentHistoryLimit: number;
   /** address datasets loaded (or refreshed) at start; empty for none */
   addressCountries: string[];
   logLevel: string;
@@ -86,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandbox: e.SANDBOX,
     labelSigningSecret: e.LABEL_SIGNING_SECRET,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    consignmentHistoryLimit: e.CONSIGNMENT_HISTORY_LIMIT,
     addressCountries: e.ADDRESS_COUNTRIES.trim().toLowerCase() === 'none' ? [] : e.ADDRESS_COUNTRIES.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean),
     logLevel: e.LOG_LEVEL,
   };

@@ -120,7 +120,13 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
 
     let app: FastifyInstance | undefined;
     if (options.api) {
-      const consignments = createConsignmentService({ db, temporal: client, taskQueue: config.temporal.taskQueue, providerExists: (id) => carriers.get(id) !== undefined });
+      const consignments = createConsignmentService({
+        db,
+        temporal: client,
+        taskQueue: config.temporal.taskQueue,
+        providerExists: (id) => carriers.get(id) !== undefined,
+        historyLimit: config.consignmentHistoryLimit,
+      });
       const providers: ProviderDirectory = (id) => {
         const carrier = carriers.get(id);
         return carrier && { id: carrier.id, name: carrier.name, logo: carrier.logoUrl };

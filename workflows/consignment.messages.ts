@@ -5,6 +5,8 @@ import type { DraftInput } from '../src/domain/draft';
 export interface ConsignmentWorkflowInput {
   uuid: string;
   customerCode: string;
+  /** continue as new once the history has this many events (default 2,000; Temporal's own suggestion also counts) */
+  historyLimit?: number;
   /** carried over by continue-as-new */
   state?: ConsignmentState;
 }
@@ -19,6 +21,10 @@ export interface ConsignmentState {
   trackingCode?: string | null;
   /** ids of carrier events already applied (the newest few hundred), so redelivered events are recognised */
   seenEvents?: string[];
+  /** status events written but not yet handed to webhook delivery, oldest first (carried over by continue-as-new) */
+  unpublished?: string[];
+  /** carrier events received but not applied yet (carried over by continue-as-new) */
+  pendingEvents?: CarrierEvent[];
   /** the refusal a duplicate creation request gets again */
   refusal?: { message: string; type: string; details: unknown[] };
 }

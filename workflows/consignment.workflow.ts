@@ -21,6 +21,7 @@ import {
   processDraftUpdate,
   updateDraftUpdate,
   type ConsignmentState,
+  type CarrierEvent,
   type ConsignmentWorkflowInput,
   type TrackingEventName,
 } from './consignment.messages';
@@ -44,6 +45,7 @@ const CARRIER_CALLS = {
 /** A creation that never completes (its request died before the update reached us) ends the workflow. */
 const CREATION_TIMEOUT = '2 minutes';
 const SEEN_EVENTS_KEPT = 500;
+const DEFAULT_HISTORY_LIMIT = 2000;
 
 /** Handing a status event to webhook delivery must eventually happen, however long the outage. */
 const EVENT_PUBLISHING = {
@@ -99,12 +101,27 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
   };
   const seen = new Set(state.seenEvents ?? []);
   const lock = new Lock();
-  // Status events are published one after another, in the order of the changes (webhooks keep that order);
-  // the HTTP caller does not wait for them, the workflow does before it finishes or continues as new.
-  let published: Promise<unknown> = Promise.resolve();
-  const publish = (eventId: string) => {
-    published = published.then(() => events.publishStatusEvent({ eventId }));
+  // Status events are published one after another, in the order of the changes (webhooks keep that order).
+  // The HTTP caller does not wait for them; what is not published yet carries over a continue-as-new, and a
+  // final status waits until all are out.
+  let publishing: Promise<void> | null = null;
+  let stopPublishing = false;
+  const publish = (eventId?: string) => {
+    const queue = (state.unpublished ??= []);
+    if (eventId) queue.push(eventId);
+    if (publishing || stopPublishing || queue.length === 0) return;
+    publishing = (async () => {
+      try {
+        while (!stopPublishing && queue.length > 0) {
+          await events.publishStatusEvent({ eventId: queue[0] });
+          queue.shift();
+        }
+      } finally {
+        publishing = null;
+      }
+    })();
   };
+  publish(); // events a previous run left unpublished
 
   const track = (record: ConsignmentRecord): ConsignmentRecord => {
     const changed = record.status !== state.status || record.reference_no !== state.referenceNo || record.provider_id !== state.providerId || state.consignmentId === null;
@@ -223,10 +240,15 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
     { validator: () => requireCancellable() },
   );
 
-  setHandler(carrierEventSignal, (event) =>
+  // Signals only queue: the main loop applies them one by one, so a burst of carrier events costs one
+  // history event each until applied, and what is not applied yet carries over a continue-as-new.
+  setHandler(carrierEventSignal, (event) => {
+    (state.pendingEvents ??= []).push(event);
+  });
+
+  /** At-least-once delivery: a redelivered event is dropped; one that would move the consignment backwards (or out of a final status) too. */
+  const applyCarrierEvent = (event: CarrierEvent) =>
     lock.run(async () => {
-      // At-least-once delivery: a redelivered event is dropped; a late one that would move the consignment
-      // backwards (or out of a final status) is dropped too.
       if (seen.has(event.eventId)) return;
       const to = EVENT_STATUS[event.event];
       if (state.status === null || to === undefined || !canTransition(state.status, to)) {
@@ -245,8 +267,7 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
       remember(event.eventId);
       track(record);
       publish(eventId);
-    }),
-  );
+    });
 
   if (state.creation === 'pending') {
     await condition(() => state.creation !== 'pending', CREATION_TIMEOUT);
@@ -256,12 +277,21 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
     }
   }
 
-  // The consignment lives until a final status; its history is kept bounded by continue-as-new.
-  await condition(() => isFinal(state.status) || workflowInfo().continueAsNewSuggested);
+  // The consignment lives until a final status, for weeks if the carrier is slow; continue-as-new keeps its
+  // history bounded (the state, including the ids of recent carrier events, carries over).
+  const historyLimit = input.historyLimit ?? DEFAULT_HISTORY_LIMIT;
+  const historyFull = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= historyLimit;
+  const pending = () => state.pendingEvents ?? [];
+  for (;;) {
+    await condition(() => isFinal(state.status) || historyFull() || pending().length > 0);
+    if (isFinal(state.status) || historyFull()) break;
+    await applyCarrierEvent(pending().shift()!);
+  }
   await condition(allHandlersFinished);
-  await published;
+  if (!isFinal(state.status)) stopPublishing = true;
+  while (publishing) await publishing;
   if (!isFinal(state.status)) {
-    return continueAsNew<typeof consignmentWorkflow>({ uuid: state.uuid, customerCode: input.customerCode, state });
+    return continueAsNew<typeof consignmentWorkflow>({ uuid: state.uuid, customerCode: input.customerCode, historyLimit: input.historyLimit, state });
   }
   return state;
 }

@@ -28,6 +28,8 @@ export interface ConsignmentServiceDeps {
   taskQueue: string;
   /** provider ids that exist (the carrier registry) */
   providerExists: (id: number) => boolean;
+  /** history length at which a consignment workflow continues as new */
+  historyLimit?: number;
 }
 
 async function viaWorkflow<T>(call: () => Promise<T>, notFound: ErrorCode = 'CONSIGNMENT_NOT_FOUND'): Promise<T> {
@@ -73,7 +75,7 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
       const start = new WithStartWorkflowOperation(consignmentWorkflow, {
         workflowId: consignmentWorkflowId(uuid),
         taskQueue: deps.taskQueue,
-        args: [{ uuid, customerCode: caller.customerCode }],
+        args: [{ uuid, customerCode: caller.customerCode, historyLimit: deps.historyLimit }],
         workflowIdConflictPolicy: 'USE_EXISTING',
         staticSummary: `Consignment ${draft.reference_no ?? uuid} of ${caller.customerCode}`,
         typedSearchAttributes: [
