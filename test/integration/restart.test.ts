@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../support/ports';
+import { exited, isAlive as alive, spawnService, waitHealthy as waitFor } from '../support/service-process';
 import { openDatabase } from '../../src/db/database';
 import { openTestDatabase } from '../support/test-service';
 
@@ -13,7 +12,6 @@ import { openTestDatabase } from '../support/test-service';
  * Killed with SIGKILL — no chance to clean up — and started again on the same DATA_DIR, it must come back
  * with every draft and its workflow intact. Then SIGTERM must stop it cleanly, dev server included.
  */
-const ROOT = join(__dirname, '..', '..');
 const API_KEY = 'cf_restartTestKey000000000000000001';
 
 let dataDir: string;
@@ -21,26 +19,11 @@ let env: NodeJS.ProcessEnv;
 let database: Awaited<ReturnType<typeof openTestDatabase>> | undefined;
 let base: string;
 
-function startService(): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts')], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+function startService() {
+  return spawnService(env);
 }
 
-async function waitHealthy(child: ChildProcess): Promise<void> {
-  let stderr = '';
-  child.stderr?.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-3000)));
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}: ${stderr}`);
-    try {
-      const res = await fetch(`${base}/healthz`);
-      await res.arrayBuffer();
-      if (res.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(200);
-  }
-  throw new Error(`service not healthy in time: ${stderr}`);
-}
+const waitHealthy = (child: ReturnType<typeof spawnService>) => waitFor(base, child);
 
 async function call(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown) {
   const res = await fetch(`${base}${path}`, {
@@ -49,19 +32,6 @@ async function call(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown
     body: body ? JSON.stringify(body) : undefined,
   });
   return { status: res.status, json: (await res.json()) as { status: boolean; data: { id: number; reference_no: string; invoice_number: string | null } } };
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-  return child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 beforeAll(async () => {
