@@ -2,6 +2,7 @@ import type { CarrierRegistry } from '../src/carriers/registry';
 import { CarrierRefusedError, type ShipmentSpec } from '../src/carriers/carrier';
 import type { Database } from '../src/db/database';
 import { DomainError } from '../src/domain/errors';
+import type { CarrierEvent } from '../workflows/consignment.messages';
 import { asActivity } from './failures';
 
 export interface CarrierActivityDeps {
@@ -65,6 +66,20 @@ export function createCarrierActivities({ db, carriers }: CarrierActivityDeps) {
           currency: booking.cost.currency,
           serviceName: booking.cost.serviceName,
         };
+      });
+    },
+
+    /** Polls a carrier without push for its tracking events (event ids prefixed by the provider, as pushed ones are). */
+    trackShipment(request: { providerId: number; trackingCode: string }): Promise<CarrierEvent[]> {
+      return asActivity(async () => {
+        const events = await carrierOf(carriers, request.providerId).track(request.trackingCode);
+        return events.map((e) => ({
+          eventId: `${request.providerId}:${e.eventId}`,
+          event: e.event,
+          occurredAt: e.occurredAt.toISOString(),
+          location: e.location ?? null,
+          message: e.message ?? null,
+        }));
       });
     },
 

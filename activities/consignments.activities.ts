@@ -32,6 +32,8 @@ export interface ProcessingPlan {
   providerId: number;
   shipment: ShipmentSpec;
   serviceBarcode: string;
+  /** the carrier pushes its tracking events; otherwise the workflow polls it */
+  carrierPushes: boolean;
 }
 
 function labelParty(p: PartyInput): LabelParty {
@@ -146,7 +148,14 @@ export function createConsignmentActivities({ db, carriers }: ConsignmentActivit
         if (!choice) {
           throw new DomainError('NO_CARRIER_AVAILABLE', { field: 'provider_id', params: { reason: `no carrier takes ${Math.max(weight, desi)} kg from ${shipment.fromCountry} to ${shipment.toCountry}` } });
         }
-        return { draft: { ...draft, provider_id: choice.carrier.id }, replacePackages: patch?.packages !== undefined, providerId: choice.carrier.id, shipment, serviceBarcode: serviceBarcode(current.id) };
+        return {
+          draft: { ...draft, provider_id: choice.carrier.id },
+          replacePackages: patch?.packages !== undefined,
+          providerId: choice.carrier.id,
+          shipment,
+          serviceBarcode: serviceBarcode(current.id),
+          carrierPushes: choice.carrier.supportsPush,
+        };
       });
     },
 

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../src/db/database';
 import { statusMessage, statusName } from '../src/domain/statuses';
+import { STATUS_UPDATED_EVENT } from '../src/domain/webhook';
 
-export const STATUS_UPDATED_EVENT = 'consignment.status.updated';
+export { STATUS_UPDATED_EVENT };
 
 /** A uuid derived from the consignment and the change, so a retried write produces the same event id. */
 export function stableEventId(consignmentUuid: string, eventKey: string): string {

@@ -1,8 +1,9 @@
 import { createCarrierActivities } from './carriers.activities';
 import { createConsignmentActivities, type ConsignmentActivityDeps } from './consignments.activities';
-import { createWebhookActivities } from './webhooks.activities';
+import { createImportActivities, type ImportActivityDeps } from './imports.activities';
+import { createWebhookActivities, type WebhookActivityDeps } from './webhooks.activities';
 
-export type ActivityDeps = ConsignmentActivityDeps;
+export type ActivityDeps = ConsignmentActivityDeps & WebhookActivityDeps & ImportActivityDeps;
 
 /** Every activity the worker registers, built from explicit dependencies (no module singletons). */
 export function createActivities(deps: ActivityDeps) {
@@ -10,5 +11,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createConsignmentActivities(deps),
     ...createCarrierActivities(deps),
     ...createWebhookActivities(deps),
+    ...createImportActivities(deps),
   };
 }

@@ -5,7 +5,6 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { performance } from 'node:perf_hooks';
 
 /** Nearest-rank percentile of an ascending array (p in 0..100); NaN when empty. */
@@ -37,18 +36,8 @@ export function summarize(values: readonly number[]): LatencySummary {
   };
 }
 
-/** A TCP port free on 127.0.0.1 right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** A TCP port free on 127.0.0.1 right now (the tests' helper). */
+export { freePort } from '../test/support/ports';
 
 /**
  * Runs task(0..n-1) with at most `concurrency` in flight: `concurrency` clients each take the next index

@@ -20,10 +20,19 @@ const schema = z.object({
   PUBLIC_BASE_URL: z.url().optional(),
   BOOTSTRAP_API_KEYS: z.string().optional(),
   WEBHOOK_ALLOW_PRIVATE: flag.default(false),
+  // Delivery retry schedule (docs/webhooks.md): first retry after 5 s, doubling up to 1 h, for 24 h in all.
+  // Tests shorten both; production keeps the defaults.
+  WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(10).max(3_600_000).default(5_000),
+  WEBHOOK_RETRY_WINDOW_MS: z.coerce.number().int().min(1_000).max(7 * 86_400_000).default(86_400_000),
   SANDBOX: flag.default(true),
   LABEL_SIGNING_SECRET: z.string().min(16).optional(),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   ADDRESS_COUNTRIES: z.string().default('TR,US,CA,FR'),
+  CARRIER_POLL_INTERVAL_MS: z.coerce.number().int().min(100).default(15 * 60 * 1000),
+  CARRIER_PUSH_TOKENS: z
+    .string()
+    .regex(/^\s*(\d+=[^,\s]{16,})(\s*,\s*\d+=[^,\s]{16,})*\s*$/, 'must be provider_id=token pairs, comma-separated, tokens of 16+ characters')
+    .optional(),
   CONSIGNMENT_HISTORY_LIMIT: z.coerce.number().int().min(100).max(50_000).default(2000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -46,9 +55,15 @@ export interface Config {
   publicBaseUrl: string;
   bootstrapApiKeys: string[];
   webhookAllowPrivate: boolean;
+  /** webhook delivery retries: first interval and how long one event is retried before the webhook is disabled */
+  webhookRetry: { initialIntervalMs: number; windowMs: number };
   sandbox: boolean;
   labelSigningSecret?: string;
   bodyLimitBytes: number;
+  /** how often carriers without push are polled */
+  carrierPollIntervalMs: number;
+  /** bearer token per provider id for `POST /api/v1/providers/{id}/events` */
+  carrierPushTokens: Map<number, string>;
   /** workflow history length at which a consignment continues as new */
   consignmentHistoryLimit: number;
   /** address datasets loaded (or refreshed) at start; empty for none */
@@ -86,10 +101,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((k) => k.trim())
       .filter(Boolean),
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    webhookRetry: { initialIntervalMs: e.WEBHOOK_RETRY_INITIAL_MS, windowMs: e.WEBHOOK_RETRY_WINDOW_MS },
     sandbox: e.SANDBOX,
     labelSigningSecret: e.LABEL_SIGNING_SECRET,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     consignmentHistoryLimit: e.CONSIGNMENT_HISTORY_LIMIT,
+    carrierPollIntervalMs: e.CARRIER_POLL_INTERVAL_MS,
+    carrierPushTokens: new Map(
+      (e.CARRIER_PUSH_TOKENS ?? '')
+        .split(',')
+        .filter((pair) => pair.includes('='))
+        .map((pair) => {
+          const [id, token] = pair.trim().split('=');
+          return [Number(id), token] as const;
+        }),
+    ),
     addressCountries: e.ADDRESS_COUNTRIES.trim().toLowerCase() === 'none' ? [] : e.ADDRESS_COUNTRIES.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean),
     logLevel: e.LOG_LEVEL,
   };

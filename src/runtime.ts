@@ -9,6 +9,9 @@ import { createRateLimiter, rateLimitHook } from './api/plugins/rate-limit';
 import type { ProviderDirectory } from './api/mappers/consignment.mapper';
 import type { HealthReport } from './api/routes/health.routes';
 import { createConsignmentService } from './api/services/consignments.service';
+import { createImportService } from './api/services/imports.service';
+import type { ImportTuning } from '../workflows/import.messages';
+import { createWebhookService } from './api/services/webhooks.service';
 import type { Config } from './config';
 import { bootstrapApiKeys } from './db/customers.repository';
 import { openDatabase, type Database } from './db/database';
@@ -17,7 +20,9 @@ import { connectClient, ensureSearchAttributes, isTemporalReachable } from './te
 import { startDevServer, type DevServer } from './temporal/dev-server';
 import { startWorker, type RunningWorker } from './temporal/worker';
 import { createLabelLinks, labelSigningSecret } from './labels/label-links';
+import type { Carrier } from './carriers/carrier';
 import { CarrierRegistry } from './carriers/registry';
+import { createWebhookDispatcher } from './webhooks/dispatch';
 import { createSandboxCarriers } from './carriers/sandbox-carriers';
 
 export interface RuntimeOptions {
@@ -28,6 +33,10 @@ export interface RuntimeOptions {
   workflowBundle?: WorkflowBundleWithSourceMap;
   /** tests: an already open database */
   db?: Database;
+  /** carriers beside the sandbox ones (tests: a carrier that must be polled) */
+  extraCarriers?: Carrier[];
+  /** tests and benchmarks: pages and batches of order imports */
+  importTuning?: Partial<ImportTuning>;
 }
 
 export interface Runtime {
@@ -93,14 +102,21 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     stops.push(() => connection.close());
     if (!devServer) await ensureSearchAttributes(connection, config.temporal.namespace);
 
-    const carriers = new CarrierRegistry(config.sandbox ? createSandboxCarriers({ publicBaseUrl: config.publicBaseUrl }) : []);
+    const carriers = new CarrierRegistry([...(config.sandbox ? createSandboxCarriers({ publicBaseUrl: config.publicBaseUrl }) : []), ...(options.extraCarriers ?? [])]);
     let worker: RunningWorker | undefined;
     if (options.worker) {
       worker = await startWorker({
         address,
         namespace: config.temporal.namespace,
         taskQueue: config.temporal.taskQueue,
-        deps: { db, carriers },
+        deps: {
+          db,
+          carriers,
+          temporal: client,
+          taskQueue: config.temporal.taskQueue,
+          webhooks: { allowPrivate: config.webhookAllowPrivate, retry: config.webhookRetry },
+          consignmentWorkflows: { historyLimit: config.consignmentHistoryLimit, pollIntervalMs: config.carrierPollIntervalMs },
+        },
         workflowBundle: options.workflowBundle,
         logger,
       });
@@ -126,13 +142,14 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
         taskQueue: config.temporal.taskQueue,
         providerExists: (id) => carriers.get(id) !== undefined,
         historyLimit: config.consignmentHistoryLimit,
+        pollIntervalMs: config.carrierPollIntervalMs,
       });
       const providers: ProviderDirectory = (id) => {
         const carrier = carriers.get(id);
         return carrier && { id: carrier.id, name: carrier.name, logo: carrier.logoUrl };
       };
       const labelLinks = createLabelLinks(await labelSigningSecret(db, config.labelSigningSecret), config.publicBaseUrl);
-      const sandboxProviders = new Set(carriers.all().map((c) => c.id));
+      const sandboxProviders = new Set(config.sandbox ? createSandboxCarriers({ publicBaseUrl: config.publicBaseUrl }).map((c) => c.id) : []);
       // SPEC §8: 300 lookups per minute per API key, shared through Redis when REDIS_URL is set.
       const lookupPolicy = { limit: 300, windowMs: 60_000 };
       const lookupLimiter = createRateLimiter({ redisUrl: config.redisUrl, ...lookupPolicy, onRedisError: (err) => logger.debug({ err }, 'rate-limit redis connection error') });
@@ -143,6 +160,19 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
         providers,
         labelLinks,
         sandboxProviders,
+        carrierPushTokens: config.carrierPushTokens,
+        webhooks: createWebhookService({
+          db,
+          dispatcher: createWebhookDispatcher({ client, taskQueue: config.temporal.taskQueue, policy: config.webhookRetry }),
+          allowPrivate: config.webhookAllowPrivate,
+        }),
+        imports: createImportService({
+          db,
+          temporal: client,
+          taskQueue: config.temporal.taskQueue,
+          providerExists: (id) => carriers.get(id) !== undefined,
+          tuning: options.importTuning,
+        }),
         lookupLimit: rateLimitHook(lookupLimiter, lookupPolicy),
         health,
         logger,

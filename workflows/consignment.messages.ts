@@ -7,6 +7,8 @@ export interface ConsignmentWorkflowInput {
   customerCode: string;
   /** continue as new once the history has this many events (default 2,000; Temporal's own suggestion also counts) */
   historyLimit?: number;
+  /** how often a carrier without push is asked for tracking events (default 15 minutes) */
+  pollIntervalMs?: number;
   /** carried over by continue-as-new */
   state?: ConsignmentState;
 }
@@ -19,6 +21,8 @@ export interface ConsignmentState {
   referenceNo: string | null;
   providerId: number | null;
   trackingCode?: string | null;
+  /** the carrier does not push events: the workflow polls it on a durable timer */
+  pollCarrier?: boolean;
   /** ids of carrier events already applied (the newest few hundred), so redelivered events are recognised */
   seenEvents?: string[];
   /** status events written but not yet handed to webhook delivery, oldest first (carried over by continue-as-new) */

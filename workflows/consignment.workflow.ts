@@ -46,6 +46,7 @@ const CARRIER_CALLS = {
 const CREATION_TIMEOUT = '2 minutes';
 const SEEN_EVENTS_KEPT = 500;
 const DEFAULT_HISTORY_LIMIT = 2000;
+const DEFAULT_POLL_INTERVAL_MS = 15 * 60 * 1000;
 
 /** Handing a status event to webhook delivery must eventually happen, however long the outage. */
 const EVENT_PUBLISHING = {
@@ -195,6 +196,7 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
           const booking = await carrier.bookShipment({ uuid: state.uuid, providerId: plan.providerId, shipment: plan.shipment, serviceBarcode: plan.serviceBarcode });
           try {
             const done = await db.completeProcessing({ uuid: state.uuid, plan, booking });
+            state.pollCarrier = !plan.carrierPushes;
             track(done.record);
             publish(done.eventId);
             return { consignmentId: done.record.id, status: done.record.status, barcode: done.record.barcode!, trackingCode: booking.trackingCode, trackingUrl: booking.trackingUrl, labelId: done.labelId };
@@ -282,16 +284,27 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
   const historyLimit = input.historyLimit ?? DEFAULT_HISTORY_LIMIT;
   const historyFull = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= historyLimit;
   const pending = () => state.pendingEvents ?? [];
+  const wake = () => isFinal(state.status) || historyFull() || pending().length > 0;
+  const pollInterval = input.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+  const polling = () => state.pollCarrier === true && !isFinal(state.status);
   for (;;) {
-    await condition(() => isFinal(state.status) || historyFull() || pending().length > 0);
+    // A carrier without push is asked on a durable timer: weeks of waiting cost one timer per interval.
+    // Without polling the wait also ends when processing switches polling on.
+    const woken = polling() ? await condition(wake, pollInterval) : (await condition(() => wake() || polling()), true);
     if (isFinal(state.status) || historyFull()) break;
-    await applyCarrierEvent(pending().shift()!);
+    if (!woken) {
+      const polled = await carrier.trackShipment({ providerId: state.providerId!, trackingCode: state.trackingCode! });
+      (state.pendingEvents ??= []).push(...polled.filter((e) => !seen.has(e.eventId)));
+      continue;
+    }
+    const next = pending().shift();
+    if (next) await applyCarrierEvent(next);
   }
   await condition(allHandlersFinished);
   if (!isFinal(state.status)) stopPublishing = true;
   while (publishing) await publishing;
   if (!isFinal(state.status)) {
-    return continueAsNew<typeof consignmentWorkflow>({ uuid: state.uuid, customerCode: input.customerCode, historyLimit: input.historyLimit, state });
+    return continueAsNew<typeof consignmentWorkflow>({ ...input, state });
   }
   return state;
 }

@@ -1,1 +1,3 @@
 export { consignmentWorkflow } from './consignment.workflow';
+export { webhookDeliveryWorkflow } from './webhook-delivery.workflow';
+export { importWorkflow } from './import.workflow';

@@ -11,10 +11,14 @@ import { addressRoutes } from './routes/address.routes';
 import { consignmentRoutes } from './routes/consignments.routes';
 import { draftRoutes } from './routes/drafts.routes';
 import { healthRoutes, type HealthCheck } from './routes/health.routes';
+import { importRoutes } from './routes/imports.routes';
 import { labelRoutes } from './routes/labels.routes';
 import { sandboxRoutes } from './routes/sandbox.routes';
 import { providerRoutes } from './routes/providers.routes';
+import { webhookRoutes } from './routes/webhooks.routes';
 import type { ConsignmentService } from './services/consignments.service';
+import type { ImportService } from './services/imports.service';
+import type { WebhookService } from './services/webhooks.service';
 
 export interface AppDeps {
   db: Database;
@@ -24,6 +28,12 @@ export interface AppDeps {
   labelLinks: LabelLinks;
   /** provider ids of sandbox carriers; empty when SANDBOX=0 (the sandbox events endpoint is then absent) */
   sandboxProviders: Set<number>;
+  /** bearer token per provider id for carrier event pushes */
+  carrierPushTokens: Map<number, string>;
+  /** webhook registration and delivery log (absent in harnesses that do not need it) */
+  webhooks?: WebhookService;
+  /** order imports (absent in harnesses that do not need them) */
+  imports?: ImportService;
   /** rate limit of the lookups (SPEC §8) */
   lookupLimit?: preHandlerAsyncHookHandler;
   logger: Logger;
@@ -56,8 +66,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   installErrorHandling(app);
   app.register(i18nPlugin);
   app.register(healthRoutes(deps.health));
-  // Carrier logos are images a browser loads from `provider.logo`: public, like the logo of any carrier.
-  app.register(providerRoutes(), { prefix: '/api/v1' });
+  // Carrier-facing: logos (public images) and event pushes (carrier bearer tokens, not customer API keys).
+  app.register(providerRoutes({ consignments: deps.consignments, pushTokens: deps.carrierPushTokens }), { prefix: '/api/v1' });
   // Label downloads are authorised by their signed URL, not an API key (DESIGN.md "Labels").
   app.register(labelRoutes({ consignments: deps.consignments, labelLinks: deps.labelLinks }), { prefix: '/api/v1' });
   app.register(
@@ -66,6 +76,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       v1.register(addressRoutes({ db: deps.db }));
       v1.register(draftRoutes({ db: deps.db, consignments: deps.consignments }));
       v1.register(consignmentRoutes({ consignments: deps.consignments, providers: deps.providers, labelLinks: deps.labelLinks, lookupLimit: deps.lookupLimit }));
+      if (deps.webhooks) v1.register(webhookRoutes({ webhooks: deps.webhooks }));
+      if (deps.imports) v1.register(importRoutes({ db: deps.db, imports: deps.imports }));
       if (deps.sandboxProviders.size > 0) v1.register(sandboxRoutes({ consignments: deps.consignments, sandboxProviders: deps.sandboxProviders }));
     },
     { prefix: '/api/v1' },

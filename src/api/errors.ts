@@ -6,6 +6,7 @@ import { toDomainError } from '../temporal/failures';
 /** HTTP status of each refusal (DESIGN.md "HTTP codes"); codes not listed are 400. */
 const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   INVALID_API_KEY: 401,
+  INVALID_CARRIER_TOKEN: 401,
   ROUTE_NOT_FOUND: 404,
   CONSIGNMENT_NOT_FOUND: 404,
   NOT_DRAFT: 409,
@@ -17,7 +18,13 @@ const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   LABEL_LINK_INVALID: 403,
   LABEL_VOIDED: 410,
   NOT_SANDBOX_CONSIGNMENT: 409,
+  WEBHOOK_NOT_FOUND: 404,
+  WEBHOOK_EVENT_NOT_FOUND: 404,
+  WEBHOOK_INACTIVE: 409,
   REFERENCE_USED: 409,
+  IMPORT_NOT_FOUND: 404,
+  IMPORT_FINISHED: 409,
+  IMPORT_FILE_TOO_LARGE: 413,
   BODY_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   IDEMPOTENCY_KEY_REUSED: 422,

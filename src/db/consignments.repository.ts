@@ -75,16 +75,17 @@ export async function findByTrackingCode(q: Queryable, providerId: number, track
   return rows[0] && { uuid: rows[0].uuid, id: Number(rows[0].id) };
 }
 
+/** Entries in the order the status changes were applied; `occurred_at` is the carrier's own time. */
 export async function findHistory(q: Queryable, consignmentId: number): Promise<HistoryEntry[]> {
   const { rows } = await q.query<{ status: number; message: string | null; location: string | null; occurred_at: Date }>(
-    'SELECT status, message, location, occurred_at FROM consignment_history WHERE consignment_id = $1 ORDER BY occurred_at, id',
+    'SELECT status, message, location, occurred_at FROM consignment_history WHERE consignment_id = $1 ORDER BY id',
     [consignmentId],
   );
   return rows.map((r) => ({ ...r, occurred_at: r.occurred_at.toISOString() }));
 }
 
 /** Column values of a draft, derived fields (weight, desi, consignment_type) included. */
-function draftColumns(draft: DraftInput) {
+export function draftColumns(draft: DraftInput) {
   const { weight, desi } = totals(draft.packages ?? []);
   return [
     draft.preference ?? null,
@@ -106,7 +107,7 @@ function draftColumns(draft: DraftInput) {
   ];
 }
 
-const DRAFT_COLUMNS = `preference, provider_id, address_resolver_type, reference_no, invoice_number, incoterms_type,
+export const DRAFT_COLUMNS = `preference, provider_id, address_resolver_type, reference_no, invoice_number, incoterms_type,
   specific_shipping_method, generate_provider_barcode, specific_provider_barcode, consignor, consignee, documents,
   special_services, weight, desi, consignment_type`;
 

@@ -18,6 +18,13 @@ export const SUCCESS_MESSAGES = {
   },
   CONSIGNMENT_CANCELLED: { en: 'Consignment cancelled successfully.', tr: 'Gönderi başarıyla iptal edildi.' },
   EVENT_ACCEPTED: { en: 'Tracking event accepted.', tr: 'Takip olayı kabul edildi.' },
+  EVENTS_ACCEPTED: { en: 'Tracking events accepted.', tr: 'Takip olayları kabul edildi.' },
+  WEBHOOK_CREATED: { en: 'Webhook created successfully.', tr: 'Webhook başarıyla oluşturuldu.' },
+  WEBHOOK_UPDATED: { en: 'Webhook updated successfully.', tr: 'Webhook başarıyla güncellendi.' },
+  WEBHOOK_DELETED: { en: 'Webhook deleted successfully.', tr: 'Webhook başarıyla silindi.' },
+  WEBHOOK_REDELIVERY_SCHEDULED: { en: 'Redelivery scheduled.', tr: 'Yeniden gönderim planlandı.' },
+  IMPORT_ACCEPTED: { en: 'Import accepted: the orders are being created.', tr: 'İçe aktarma kabul edildi: siparişler oluşturuluyor.' },
+  IMPORT_CANCELLED: { en: 'Import cancelled: no further orders will be created.', tr: 'İçe aktarma iptal edildi: başka sipariş oluşturulmayacak.' },
 } satisfies Record<string, Text>;
 export type SuccessCode = keyof typeof SUCCESS_MESSAGES;
 
@@ -85,6 +92,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, Text> = {
   LABEL_NOT_FOUND: { en: 'Label not found.', tr: 'Etiket bulunamadı.' },
   LABEL_VOIDED: { en: 'This label was voided: its consignment is cancelled.', tr: 'Bu etiket geçersiz kılındı: gönderisi iptal edildi.' },
   LABEL_LINK_INVALID: { en: 'This label link is not valid.', tr: 'Bu etiket bağlantısı geçerli değil.' },
+  INVALID_CARRIER_TOKEN: { en: 'Invalid carrier token.', tr: 'Geçersiz kargo firması anahtarı.' },
   NOT_SANDBOX_CONSIGNMENT: {
     en: 'Sandbox events are only available for consignments of sandbox carriers that were processed.',
     tr: 'Sandbox olayları yalnızca sandbox kargo firmalarıyla işlenmiş gönderiler için kullanılabilir.',
@@ -93,6 +101,44 @@ export const ERROR_MESSAGES: Record<ErrorCode, Text> = {
   INVALID_SEARCH_FIELD: {
     en: 'Allowed search fields are postalCode, city, state and place.',
     tr: 'İzin verilen arama alanları postalCode, city, state ve place alanlarıdır.',
+  },
+  WEBHOOK_NOT_FOUND: { en: 'Webhook not found.', tr: 'Webhook bulunamadı.' },
+  INVALID_ENDPOINT_URL: { en: 'Invalid endpoint URL', tr: 'Geçersiz endpoint URL' },
+  ENDPOINT_NOT_PUBLIC: {
+    en: 'Invalid endpoint URL: the host must resolve to public internet addresses only (not loopback, private, link-local or other internal addresses).',
+    tr: 'Geçersiz endpoint URL: sunucu adı yalnızca genel internet adreslerine çözümlenmelidir (loopback, özel, link-local veya diğer iç adreslere değil).',
+  },
+  UNKNOWN_WEBHOOK_EVENT: { en: 'Unknown event. Subscribable events: {events}', tr: 'Bilinmeyen olay. Abone olunabilecek olaylar: {events}' },
+  INVALID_HEADER_KEY: {
+    en: 'This header name cannot be used: it must be a valid HTTP header name, appear once, and not be one the service sets itself (such as Host, Content-Type, User-Agent or webhook-signature).',
+    tr: 'Bu başlık adı kullanılamaz: geçerli bir HTTP başlık adı olmalı, bir kez geçmeli ve hizmetin kendisinin gönderdiği başlıklardan (Host, Content-Type, User-Agent veya webhook-signature gibi) olmamalıdır.',
+  },
+  INVALID_HEADER_VALUE: {
+    en: 'This header value contains characters that cannot be sent in an HTTP header.',
+    tr: 'Bu başlık değeri HTTP başlığında gönderilemeyen karakterler içeriyor.',
+  },
+  WEBHOOK_EVENT_NOT_FOUND: { en: 'Event not found for this webhook.', tr: 'Bu webhook için olay bulunamadı.' },
+  WEBHOOK_INACTIVE: {
+    en: 'The webhook is not active: set its status to 1 before asking for a redelivery.',
+    tr: "Webhook etkin değil: yeniden gönderim istemeden önce status değerini 1 yapın.",
+  },
+  IMPORT_NOT_FOUND: { en: 'Import not found.', tr: 'İçe aktarma bulunamadı.' },
+  IMPORT_FINISHED: { en: 'The import has already finished ({state}).', tr: 'İçe aktarma zaten sona erdi ({state}).' },
+  IMPORT_UNKNOWN_PRESET: { en: 'Unknown preset "{preset}". Available presets: {presets}.', tr: 'Bilinmeyen ön ayar "{preset}". Kullanılabilir ön ayarlar: {presets}.' },
+  IMPORT_FILE_EMPTY: { en: 'The file is empty: it has no order rows below the header.', tr: 'Dosya boş: başlık satırının altında sipariş satırı yok.' },
+  IMPORT_FILE_TOO_LARGE: { en: 'The file is too large: at most {max} MB.', tr: 'Dosya çok büyük: en fazla {max} MB olabilir.' },
+  IMPORT_INVALID_CSV: { en: 'The file is not valid CSV (line {line}): {reason}', tr: 'Dosya geçerli bir CSV değil (satır {line}): {reason}' },
+  IMPORT_NOT_UTF8: {
+    en: 'The file is not UTF-8 text. Save it as "CSV UTF-8" and upload it again.',
+    tr: 'Dosya UTF-8 metin değil. "CSV UTF-8" olarak kaydedip yeniden yükleyin.',
+  },
+  IMPORT_COLUMNS_MISSING: {
+    en: 'The file lacks the column(s) {columns} that the {preset} preset needs.',
+    tr: 'Dosyada {preset} ön ayarının gerektirdiği sütun(lar) yok: {columns}.',
+  },
+  IMPORT_CONSIGNOR_REQUIRED: {
+    en: 'The {preset} preset needs the sender: give a consignor in the import options.',
+    tr: '{preset} ön ayarı göndericiyi gerektirir: içe aktarma seçeneklerinde consignor belirtin.',
   },
 };
 

@@ -107,6 +107,7 @@ describe('envelope on every refusal', () => {
       providers: () => undefined,
       labelLinks: createLabelLinks('test-secret-test-secret', 'http://x.test'),
       sandboxProviders: new Set(),
+      carrierPushTokens: new Map(),
       health: svc.runtime.health,
       logger,
       bodyLimitBytes: 1024 * 1024,

@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openDatabase, type Database } from '../../src/db/database';
-import { freePort } from '../support/ports';
-import { exited, spawnService, waitHealthy } from '../support/service-process';
-import { openTestDatabase } from '../support/test-service';
+import { exited, serviceFixture } from '../support/service-process';
 
 /**
  * The whole service (API, worker, Temporal dev server child) is killed with SIGKILL while drafts are being
@@ -14,64 +8,28 @@ import { openTestDatabase } from '../support/test-service';
  * label, one "processed" history entry — never two, whatever stage the kill interrupted.
  */
 const API_KEY = 'cf_crashTestKey00000000000000000001';
-let dataDir: string;
-let base: string;
-let env: NodeJS.ProcessEnv;
-let scratch: Awaited<ReturnType<typeof openTestDatabase>> | undefined;
-
-async function api(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { apikey: API_KEY, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: res.status, json: (await res.json()) as { data: Record<string, unknown> & { id: number; status: number } } };
-}
+let service: Awaited<ReturnType<typeof serviceFixture>>;
 
 const party = (city: string) => ({ name: 'Çağlar Güneş', country: 'TR', city, address: 'İnönü Cad. 5', phone_number: '+905321234567' });
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'consignflow-crash-'));
-  scratch = process.env.DATABASE_URL ? await openTestDatabase() : undefined;
-  if (scratch) await scratch.db.close();
-  const [port, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort()];
-  base = `http://127.0.0.1:${port}`;
-  env = {
-    ...process.env,
-    PORT: String(port),
-    TEMPORAL_DEV_PORT: String(temporalPort),
-    TEMPORAL_UI_PORT: String(uiPort),
-    DATA_DIR: dataDir,
-    BOOTSTRAP_API_KEYS: API_KEY,
-    ADDRESS_COUNTRIES: 'none',
-    LOG_LEVEL: 'warn',
-    TEMPORAL_ADDRESS: '',
-    DATABASE_URL: scratch?.url ?? '',
-  };
+  service = await serviceFixture('crash', API_KEY);
 });
-
-afterAll(async () => {
-  rmSync(dataDir, { recursive: true, force: true });
-  if (scratch) {
-    const admin = await openDatabase({ url: process.env.DATABASE_URL!, poolSize: 1 });
-    await admin.query(`DROP DATABASE IF EXISTS ${new URL(scratch.url!).pathname.slice(1)} WITH (FORCE)`);
-    await admin.close();
-  }
-});
+afterAll(async () => service?.cleanup());
 
 describe('kill -9 in the middle of processing', () => {
   it('ends with exactly one booking and one label per consignment', async () => {
     const drafts: { id: number; uuid: string }[] = [];
-    let first = spawnService(env);
+    const first = service.start();
     try {
-      await waitHealthy(base, first);
+      await service.waitHealthy(first);
       for (let i = 0; i < 4; i++) {
-        const res = await api('POST', '/api/v1/consignments/draft', { preference: (i % 2) + 1, consignor: party('Bursa'), consignee: party('Konya'), packages: [{ weight: 1 + i }] });
+        const res = await service.api('POST', '/api/v1/consignments/draft', { preference: (i % 2) + 1, consignor: party('Bursa'), consignee: party('Konya'), packages: [{ weight: 1 + i }] });
         expect(res.status).toBe(201);
-        drafts.push(res.json.data as { id: number; uuid: string });
+        drafts.push(res.json.data as unknown as { id: number; uuid: string });
       }
       // Processing requests in flight, then the kill at staggered moments of their progress.
-      const inFlight = drafts.map((d, i) => sleep(i * 25).then(() => api('POST', `/api/v1/consignments/draft/${d.id}/start-process`).catch(() => undefined)));
+      const inFlight = drafts.map((d, i) => sleep(i * 25).then(() => service.api('POST', `/api/v1/consignments/draft/${d.id}/start-process`).catch(() => undefined)));
       await sleep(120);
       first.kill('SIGKILL');
       await exited(first);
@@ -80,24 +38,24 @@ describe('kill -9 in the middle of processing', () => {
       if (first.exitCode === null) first.kill('SIGKILL');
     }
 
-    const second = spawnService(env);
+    const second = service.start();
     try {
-      await waitHealthy(base, second);
+      await service.waitHealthy(second);
       // Updates the workflows accepted before the kill finish on their own (after the task and activity
       // timeouts); a request that never reached a workflow is retried by its client, as here.
       const deadline = Date.now() + 100_000;
       for (const d of drafts) {
         for (;;) {
-          const { json } = await api('GET', `/api/v1/consignments/${d.id}/details`);
+          const { json } = await service.api('GET', `/api/v1/consignments/${d.id}/details`);
           if (json.data.status !== 24) break;
           if (Date.now() > deadline - 60_000) {
-            const retry = await api('POST', `/api/v1/consignments/draft/${d.id}/start-process`);
+            const retry = await service.api('POST', `/api/v1/consignments/draft/${d.id}/start-process`);
             if (retry.status === 200) break;
           }
           if (Date.now() > deadline) throw new Error(`draft ${d.id} was never processed`);
           await sleep(500);
         }
-        const { json } = await api('GET', `/api/v1/consignments/${d.id}/details`);
+        const { json } = await service.api('GET', `/api/v1/consignments/${d.id}/details`);
         expect([2, 3]).toContain(json.data.status);
         expect(json.data.labels as unknown[]).toHaveLength(1);
         expect((json.data.details as { status: number }[]).filter((h) => h.status === 2 || h.status === 3)).toHaveLength(1);
@@ -108,7 +66,7 @@ describe('kill -9 in the middle of processing', () => {
       if (second.exitCode === null) second.kill('SIGKILL');
     }
 
-    const db: Database = scratch ? await openDatabase({ url: scratch.url }) : await openDatabase({ dataDir: join(dataDir, 'pglite') });
+    const db = await service.openDatabase();
     try {
       for (const d of drafts) {
         const bookings = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM carrier_bookings WHERE booking_key = $1', [d.uuid]);

@@ -1,6 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { openDatabase } from '../../src/db/database';
+import { freePort } from './ports';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -39,4 +44,63 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Everything a test of the real `npm start` process needs: free ports, a DATA_DIR, a scratch PostgreSQL
+ * database when DATABASE_URL is set (PGlite under DATA_DIR otherwise), a bootstrap API key, and a small
+ * JSON client. `cleanup()` removes the directory and drops the database.
+ */
+export async function serviceFixture(name: string, apiKey: string, extraEnv: Record<string, string> = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), `consignflow-${name}-`));
+  const serverUrl = process.env.DATABASE_URL;
+  let databaseUrl: string | undefined;
+  if (serverUrl) {
+    const dbName = `cf_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+    const admin = await openDatabase({ url: serverUrl, poolSize: 1 });
+    await admin.query(`CREATE DATABASE ${dbName}`);
+    await admin.close();
+    const url = new URL(serverUrl);
+    url.pathname = `/${dbName}`;
+    databaseUrl = url.toString();
+  }
+  const [port, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort()];
+  const base = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    TEMPORAL_DEV_PORT: String(temporalPort),
+    TEMPORAL_UI_PORT: String(uiPort),
+    DATA_DIR: dataDir,
+    BOOTSTRAP_API_KEYS: apiKey,
+    LOG_LEVEL: 'warn',
+    ADDRESS_COUNTRIES: 'none',
+    TEMPORAL_ADDRESS: '',
+    DATABASE_URL: databaseUrl ?? '',
+    ...extraEnv,
+  };
+  return {
+    base,
+    dataDir,
+    start: () => spawnService(env),
+    waitHealthy: (child: ReturnType<typeof spawnService>) => waitHealthy(base, child),
+    async api<T = { id: number; status: number } & Record<string, unknown>>(method: string, path: string, body?: unknown) {
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers: { apikey: apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return { status: res.status, json: (await res.json()) as { status: boolean; data: T } };
+    },
+    /** the service's database, for checks after it stopped (PGlite allows one process at a time) */
+    openDatabase: () => (databaseUrl ? openDatabase({ url: databaseUrl }) : openDatabase({ dataDir: join(dataDir, 'pglite') })),
+    async cleanup() {
+      rmSync(dataDir, { recursive: true, force: true });
+      if (serverUrl && databaseUrl) {
+        const admin = await openDatabase({ url: serverUrl, poolSize: 1 });
+        await admin.query(`DROP DATABASE IF EXISTS ${new URL(databaseUrl).pathname.slice(1)} WITH (FORCE)`);
+        await admin.close();
+      }
+    },
+  };
 }

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { loadConfig } from '../../src/config';
 import { createCustomer } from '../../src/db/customers.repository';
 import { openDatabase, type Database } from '../../src/db/database';
-import { startRuntime, type Runtime } from '../../src/runtime';
+import { startRuntime, type Runtime, type RuntimeOptions } from '../../src/runtime';
 
 /**
  * A test database: PGlite in memory by default, or a fresh database on the PostgreSQL server of
@@ -44,7 +44,11 @@ export interface TestService {
 }
 
 /** The real runtime (API + worker) against the suite's Temporal dev server, on its own task queue and database. */
-export async function startTestService(overrides: Record<string, string> = {}, database?: { db: Database; drop(): Promise<void> }): Promise<TestService> {
+export async function startTestService(
+  overrides: Record<string, string> = {},
+  database?: { db: Database; drop(): Promise<void> },
+  runtimeOptions: Pick<RuntimeOptions, 'extraCarriers' | 'importTuning'> = {},
+): Promise<TestService> {
   const address = process.env.TEST_TEMPORAL_ADDRESS;
   const bundlePath = process.env.TEST_WORKFLOW_BUNDLE;
   if (!address || !bundlePath) throw new Error('integration tests need the jest globalSetup (test/support/global-setup.ts)');
@@ -63,6 +67,7 @@ export async function startTestService(overrides: Record<string, string> = {}, d
     db: testDb.db,
     workflowBundle: { codePath: bundlePath } as never,
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    ...runtimeOptions,
   });
   const app = runtime.app!;
   await app.ready();

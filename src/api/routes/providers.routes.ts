@@ -1,14 +1,102 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { TRACKING_EVENTS } from '../../carriers/carrier';
 import { SANDBOX_LOGOS } from '../../carriers/sandbox-carriers';
-import { DomainError } from '../../domain/errors';
+import { DomainError, type Issue } from '../../domain/errors';
+import { statusMessage, statusName } from '../../domain/statuses';
+import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
+import { formatTimestamp } from '../mappers/consignment.mapper';
+import type { ConsignmentService } from '../services/consignments.service';
 
-/** `GET /api/v1/providers/{id}/logo.svg`: the absolute `provider.logo` URL of lookups resolves here. */
-export function providerRoutes(): FastifyPluginAsync {
+const pushBody = z.object({
+  events: z
+    .array(
+      z.object({
+        tracking_code: z.string().trim().min(1).max(100),
+        event_id: z.string().trim().min(1).max(100),
+        event: z.enum(TRACKING_EVENTS),
+        occurred_at: z.iso.datetime({ offset: true }).optional(),
+        location: z.string().trim().max(255).nullish(),
+        message: z.string().trim().max(1000).nullish(),
+      }),
+    )
+    .min(1)
+    .max(100),
+});
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * Carrier-facing routes (no customer API key):
+ * - `GET /api/v1/providers/{id}/logo.svg`: the absolute `provider.logo` URL of lookups resolves here;
+ * - `POST /api/v1/providers/{id}/events`: a carrier pushes tracking events, authenticated with its own bearer
+ *   token (CARRIER_PUSH_TOKENS). Each event reaches its consignment's workflow by the same path as sandbox events;
+ * - `GET /api/v1/providers/{id}/track/{tracking_code}`: the public tracking view the label's QR code opens:
+ *   status and history only, no names, addresses or costs.
+ */
+export function providerRoutes(deps: { consignments: ConsignmentService; pushTokens: Map<number, string> }): FastifyPluginAsync {
   return async (app) => {
     app.get<{ Params: { id: string } }>('/providers/:id/logo.svg', async (request, reply) => {
       const logo = SANDBOX_LOGOS[Number(request.params.id)];
       if (!logo) throw new DomainError('ROUTE_NOT_FOUND', { params: { method: request.method, url: request.url } });
       return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(logo);
+    });
+
+    app.get<{ Params: { id: string; code: string } }>('/providers/:id/track/:code', async (request) => {
+      const tracked = await deps.consignments.track(Number(request.params.id), request.params.code);
+      if (!tracked) throw new DomainError('CONSIGNMENT_NOT_FOUND');
+      const { consignment, history } = tracked;
+      return {
+        status: true,
+        message: null,
+        data: {
+          tracking_code: consignment.tracking_code,
+          barcode: consignment.barcode,
+          status: consignment.status,
+          status_name: statusName(consignment.status),
+          status_message: statusMessage(consignment.status, request.locale),
+          details: history.map((h) => ({
+            status: h.status,
+            status_name: statusName(h.status),
+            status_description: statusMessage(h.status, request.locale),
+            status_datetime: formatTimestamp(h.occurred_at),
+            location: h.location,
+          })),
+        },
+      };
+    });
+
+    app.post<{ Params: { id: string } }>('/providers/:id/events', async (request, reply) => {
+      const providerId = Number(request.params.id);
+      const expected = Number.isSafeInteger(providerId) ? deps.pushTokens.get(providerId) : undefined;
+      const given = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+      if (!expected || !given || !timingSafeEqual(digest(expected), digest(given))) throw new DomainError('INVALID_CARRIER_TOKEN');
+      const parsed = pushBody.safeParse(request.body ?? {});
+      if (!parsed.success) {
+        const issues: Issue[] = parsed.error.issues.map((i) => ({
+          code: i.code === 'invalid_value' ? 'INVALID_CHOICE' : i.code === 'too_big' ? 'TOO_LARGE' : i.code === 'invalid_format' ? 'INVALID_TYPE' : 'NOT_BLANK',
+          field: i.path.join('.') || 'events',
+          params: { max: 'maximum' in i ? String(i.maximum) : '', type: 'string' },
+        }));
+        throw new DomainError('VALIDATION_FAILED', issues);
+      }
+      const unknown: string[] = [];
+      for (const e of parsed.data.events) {
+        const target = await deps.consignments.ingestCarrierEvent(providerId, e.tracking_code, {
+          eventId: `${providerId}:${e.event_id}`,
+          event: e.event,
+          occurredAt: e.occurred_at ? new Date(e.occurred_at).toISOString() : new Date().toISOString(),
+          location: e.location ?? null,
+          message: e.message ?? null,
+        });
+        if (!target) unknown.push(e.tracking_code);
+      }
+      return reply.code(202).send({
+        status: true,
+        message: translate(SUCCESS_MESSAGES.EVENTS_ACCEPTED, request.locale),
+        data: { accepted: parsed.data.events.length - unknown.length, unknown_tracking_codes: unknown },
+      });
     });
   };
 }

@@ -30,6 +30,8 @@ export interface ConsignmentServiceDeps {
   providerExists: (id: number) => boolean;
   /** history length at which a consignment workflow continues as new */
   historyLimit?: number;
+  /** polling interval for carriers without push */
+  pollIntervalMs?: number;
 }
 
 async function viaWorkflow<T>(call: () => Promise<T>, notFound: ErrorCode = 'CONSIGNMENT_NOT_FOUND'): Promise<T> {
@@ -75,7 +77,7 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
       const start = new WithStartWorkflowOperation(consignmentWorkflow, {
         workflowId: consignmentWorkflowId(uuid),
         taskQueue: deps.taskQueue,
-        args: [{ uuid, customerCode: caller.customerCode, historyLimit: deps.historyLimit }],
+        args: [{ uuid, customerCode: caller.customerCode, historyLimit: deps.historyLimit, pollIntervalMs: deps.pollIntervalMs }],
         workflowIdConflictPolicy: 'USE_EXISTING',
         staticSummary: `Consignment ${draft.reference_no ?? uuid} of ${caller.customerCode}`,
         typedSearchAttributes: [
@@ -174,6 +176,14 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
     },
 
     labelFile: (labelId: number, format: LabelFormat) => findLabelFile(deps.db, labelId, format),
+
+    /** The public tracking view of a carrier's tracking code (no customer scope: the code is the secret). */
+    async track(providerId: number, trackingCode: string): Promise<{ consignment: ConsignmentRecord; history: HistoryEntry[] } | undefined> {
+      if (!Number.isSafeInteger(providerId) || trackingCode.length > 100) return undefined;
+      const target = await findByTrackingCode(deps.db, providerId, trackingCode);
+      const consignment = target && (await findConsignment(deps.db, { uuid: target.uuid }));
+      return consignment ? { consignment, history: await findHistory(deps.db, consignment.id) } : undefined;
+    },
   };
 }
 

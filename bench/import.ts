@@ -1,0 +1,361 @@
+/**
+ * Order import throughput (issue 6): a Shopify-style export of IMPORT_N orders through POST /api/v1/imports,
+ * drafts only and with processing (labels), beside two baselines measured in the same run on the same
+ * Temporal server:
+ *   (a) the same orders POSTed one by one to /api/v1/consignments/draft by 16 concurrent clients;
+ *   (b) the rate at which that Temporal server starts empty workflows (a worker completing them).
+ * Targets: imports ≥ 3× (a) and ≥ ½ × (b). Times are printed, never asserted. It also samples the process's
+ * RSS (API, worker and client share it) during each import.
+ *
+ *   npx tsx bench/import.ts
+ *   IMPORT_N=1000 BENCH_DB=pglite npx tsx bench/import.ts
+ *
+ * Env: IMPORT_N (10000), IMPORT_PROCESS_N (orders of the processing run, default IMPORT_N), ONE_BY_ONE_CONCURRENCY
+ * (16), BARE_CONCURRENCY (64), BENCH_DB (postgres | pglite; default postgres), DATABASE_URL
+ * (postgresql://postgres@127.0.0.1:5432/test: a scratch database cf_bench_<random> is created there and
+ * dropped afterwards), BENCH_PHASES (bare,one-by-one,import,import-process), BENCH_HTTP_CLIENT (node | undici).
+ */
+import { randomBytes } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
+import { loadConfig } from '../src/config';
+import { createCustomer } from '../src/db/customers.repository';
+import { openDatabase, type Database } from '../src/db/database';
+import { bufferSource, readCsvRecords } from '../src/feeds/csv-stream';
+import { parseImportOptions } from '../src/feeds/import-options';
+import { mapOrder, orderGroups } from '../src/feeds/order-mapper';
+import { csvField, resolveLayout } from '../src/feeds/presets';
+import { createLogger, startRuntime, type Runtime } from '../src/runtime';
+import { startDevServer, type DevServer } from '../src/temporal/dev-server';
+import { WORKFLOWS_PATH } from '../src/temporal/worker';
+import { cpuMeter, findProcesses, fmt, freePort, httpLoad, printTable, runConcurrent, type CpuSources } from './support';
+
+// undici 8 does not load on Node 20 here: the one-by-one loop uses node:http unless told otherwise.
+process.env.BENCH_HTTP_CLIENT ??= 'node';
+
+function positiveInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${raw}`);
+  return value;
+}
+
+const N = positiveInt('IMPORT_N', 10_000);
+const PROCESS_N = positiveInt('IMPORT_PROCESS_N', N);
+const ONE_BY_ONE_C = positiveInt('ONE_BY_ONE_CONCURRENCY', 16);
+const BARE_C = positiveInt('BARE_CONCURRENCY', 64);
+const DB_KIND = (process.env.BENCH_DB || 'postgres') as 'postgres' | 'pglite';
+if (DB_KIND !== 'postgres' && DB_KIND !== 'pglite') throw new Error('BENCH_DB must be postgres or pglite');
+const DATABASE_URL = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test';
+const PHASES = new Set((process.env.BENCH_PHASES || 'bare,one-by-one,import,import-process').split(',').map((s) => s.trim()));
+const RUN_ID = randomBytes(3).toString('hex');
+
+// ---------------------------------------------------------------------------------------------------------
+// A Shopify order export: Shopify's real header; one row per line item, later rows repeat only Name and the line item.
+
+const HEADER =
+  'Name,Email,Financial Status,Paid at,Fulfillment Status,Fulfilled at,Accepts Marketing,Currency,Subtotal,Shipping,Taxes,Total,Discount Code,Discount Amount,Shipping Method,Created at,Lineitem quantity,Lineitem name,Lineitem price,Lineitem compare at price,Lineitem sku,Lineitem requires shipping,Lineitem taxable,Lineitem fulfillment status,Billing Name,Billing Street,Billing Address1,Billing Address2,Billing Company,Billing City,Billing Zip,Billing Province,Billing Country,Billing Phone,Shipping Name,Shipping Street,Shipping Address1,Shipping Address2,Shipping Company,Shipping City,Shipping Zip,Shipping Province,Shipping Country,Shipping Phone,Notes,Note Attributes,Cancelled at,Payment Method,Payment Reference,Refunded Amount,Vendor,Id,Tags,Risk Level,Source,Lineitem discount,Tax 1 Name,Tax 1 Value,Tax 2 Name,Tax 2 Value,Tax 3 Name,Tax 3 Value,Tax 4 Name,Tax 4 Value,Tax 5 Name,Tax 5 Value,Phone,Receipt Number,Duties,Billing Province Name,Shipping Province Name,Payment ID,Payment Terms Name,Next Payment Due At,Payment References'.split(
+    ',',
+  );
+const FIRST = ['Ayşe', 'Mehmet', 'Şükrü', 'İbrahim', 'Gülşen', 'Çağrı', 'Öznur', 'Ümit', 'Ilgın', 'Doğan', 'Zeynep', 'Emre'];
+const LAST = ['Yılmaz', 'Kaya', 'Demir', 'Şahin', 'Çelik', 'Yıldız', 'Öztürk', 'Aydın', 'Arslan', 'Doğan', 'Koç', 'Kılıç'];
+const STREETS = ['Atatürk Cd.', 'Bağdat Cd.', 'İnönü Sk.', 'Gül Sk.', 'Çiçek Sk.', 'Şehit Er Sk.', 'Cumhuriyet Blv.', 'Menekşe Sk.'];
+const PLACES: [district: string, city: string, zip: string, province: string][] = [
+  ['Kadıköy', 'İstanbul', '34710', 'TR-34'],
+  ['Çankaya', 'Ankara', '06690', 'TR-06'],
+  ['Konak', 'İzmir', '35250', 'TR-35'],
+  ['Muratpaşa', 'Antalya', '07100', 'TR-07'],
+  ['Osmangazi', 'Bursa', '16010', 'TR-16'],
+  ['Tepebaşı', 'Eskişehir', '26010', 'TR-26'],
+];
+const GOODS: [name: string, sku: string, price: string][] = [
+  ['Pamuklu tişört - Beyaz / M', 'TS-001-M', '149.90'],
+  ['El yapımı seramik kupa', 'SK-02', '89.50'],
+  ['Türk kahvesi, 250 g', 'TK-250', '120.00'],
+  ['Deri cüzdan "Klasik"', 'DC-01', '349.00'],
+  ['İpek eşarp', 'IE-LALE', '599.00'],
+  ['Lokum kutusu 500 g', 'LK-500', '210.75'],
+];
+
+function shopifyCsv(prefix: string, n: number): string {
+  const lines = [HEADER.join(',')];
+  for (let i = 0; i < n; i++) {
+    const name = `#${prefix}${1000 + i}`;
+    const person = `${FIRST[i % FIRST.length]} ${LAST[(i * 7) % LAST.length]}`;
+    const [district, city, zip, province] = PLACES[i % PLACES.length];
+    const street1 = `${STREETS[i % STREETS.length]} No:${1 + (i % 120)}`;
+    const street2 = i % 3 === 0 ? `D:${1 + (i % 9)}` : '';
+    const phone = `+90 5${30 + (i % 20)} ${String(100 + (i % 900)).padStart(3, '0')} ${String(10 + (i % 90))} ${String(10 + ((i * 3) % 90))}`;
+    const items = 1 + (i % 3);
+    for (let k = 0; k < items; k++) {
+      const [title, sku, price] = GOODS[(i + k) % GOODS.length];
+      const row: Record<string, string> = { Name: name, 'Lineitem quantity': String(1 + ((i + k) % 2)), 'Lineitem name': title, 'Lineitem price': price, 'Lineitem sku': sku, 'Lineitem requires shipping': 'true', 'Lineitem taxable': 'true', 'Lineitem fulfillment status': 'pending' };
+      if (k === 0) {
+        Object.assign(row, {
+          Email: `musteri${i}@example.com`,
+          'Financial Status': 'paid',
+          Currency: 'TRY',
+          'Created at': '2025-03-14 10:21:05 +0300',
+          'Shipping Name': person,
+          'Shipping Street': street2 ? `${street1}, ${street2}` : street1,
+          'Shipping Address1': street1,
+          'Shipping Address2': street2,
+          'Shipping City': city,
+          'Shipping Zip': `'${zip}`,
+          'Shipping Province': province,
+          'Shipping Country': 'TR',
+          'Shipping Phone': phone,
+          'Shipping Province Name': district,
+          'Billing Name': person,
+          'Billing City': city,
+          'Billing Country': 'TR',
+          Notes: i % 10 === 0 ? 'Kapıcıya bırakın.\nTeşekkürler, "acil" değil.' : '',
+          Id: String(5_104_958_000 + i),
+        });
+      }
+      lines.push(HEADER.map((column) => csvField(row[column] ?? '')).join(','));
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+const CONSIGNOR = { name: 'Anadolu Butik Ltd. Şti.', country: 'TR', city: 'İstanbul', address: 'Moda Cd. No:1 Kadıköy', postal_code: '34710', phone_number: '+902161234567' };
+const OPTIONS = { preset: 'shopify', consignor: CONSIGNOR, preference: 1 };
+
+/** The draft bodies of a file's orders, as the import maps them: the same orders for the one-by-one loop. */
+async function draftBodies(csv: string): Promise<string[]> {
+  const options = parseImportOptions(OPTIONS);
+  const source = () => readCsvRecords(bufferSource(csv), { offset: 0, row: 1, delimiter: ',' });
+  const { layout } = resolveLayout('shopify', HEADER);
+  const bodies: string[] = [];
+  for await (const rows of orderGroups(source(), layout)) {
+    const order = mapOrder(rows, layout, options);
+    if (!order.draft) throw new Error(`order ${order.orderNo} is invalid: ${JSON.stringify(order.issues)}`);
+    bodies.push(JSON.stringify(order.draft));
+  }
+  return bodies;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+interface Scratch {
+  db: Database;
+  label: string;
+  /** PostgreSQL: the server processes serving the scratch database */
+  backendPids?: () => Promise<number[]>;
+  drop(): Promise<void>;
+}
+
+async function openScratch(): Promise<Scratch> {
+  if (DB_KIND === 'pglite') {
+    const db = await openDatabase({});
+    return { db, label: 'PGlite (in memory)', drop: () => db.close() };
+  }
+  const name = `cf_bench_${randomBytes(6).toString('hex')}`;
+  const admin = await openDatabase({ url: DATABASE_URL, poolSize: 1 });
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(DATABASE_URL);
+  url.pathname = `/${name}`;
+  const db = await openDatabase({ url: url.toString(), poolSize: 20 });
+  return {
+    db,
+    label: 'PostgreSQL (pool 20)',
+    backendPids: async () => (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [name])).rows.map((r) => Number(r.pid)),
+    drop: async () => {
+      await db.close().catch(() => undefined);
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.close();
+    },
+  };
+}
+
+interface Result {
+  name: string;
+  orders: number;
+  seconds: number;
+  rate: number;
+  note?: string;
+  /** CPU seconds used during the run: this process, the Temporal server, PostgreSQL backends */
+  cpu?: Record<string, number>;
+}
+
+let cpuSources: CpuSources = {};
+async function measured<T extends Result>(run: () => Promise<T>): Promise<T> {
+  const meter = await cpuMeter(cpuSources);
+  const result = await run();
+  const cpu = await meter.stop();
+  return { ...result, cpu: result.cpu ?? cpu };
+}
+
+/** (b) empty workflows started against the same server, BARE_C at a time, by a client in this process; a worker completes them. */
+async function benchBareStarts(address: string): Promise<Result> {
+  const taskQueue = `bench-bare-${RUN_ID}`;
+  const bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('./empty.workflow'), logger: new DefaultLogger('WARN') });
+  const nativeConnection = await NativeConnection.connect({ address });
+  const worker = await Worker.create({ connection: nativeConnection, taskQueue, workflowBundle: bundle, maxConcurrentWorkflowTaskExecutions: 100 });
+  const running = worker.run();
+  const connection = await Connection.connect({ address });
+  const client = new Client({ connection });
+  try {
+    const start = (i: number) => client.workflow.start('emptyWorkflow', { taskQueue, workflowId: `bench-empty-${RUN_ID}-${i}` });
+    await runConcurrent(200, BARE_C, async (i) => void (await start(-1 - i))); // warm-up
+    const meter = await cpuMeter(cpuSources);
+    const t0 = performance.now();
+    await runConcurrent(N, BARE_C, async (i) => void (await start(i)));
+    const seconds = (performance.now() - t0) / 1000;
+    const cpu = await meter.stop();
+    // Let the worker finish them before the next phase measures anything.
+    for (let i = 0; i < 120; i++) {
+      const { count } = await client.workflow.count(`TaskQueue = "${taskQueue}" AND ExecutionStatus = "Running"`);
+      if (count === 0) break;
+      await sleep(500);
+    }
+    return { name: '(b) bare workflow starts (empty workflow)', orders: N, seconds, rate: N / seconds, note: `${BARE_C} concurrent starts`, cpu };
+  } finally {
+    worker.shutdown();
+    await running.catch(() => undefined);
+    await nativeConnection.close();
+    await connection.close();
+  }
+}
+
+/** (a) the orders POSTed one by one to the draft endpoint by ONE_BY_ONE_C clients. */
+async function benchOneByOne(origin: string, apiKey: string, bodies: string[]): Promise<Result> {
+  const warm = await httpLoad({ origin, path: '/api/v1/consignments/draft', n: 50, concurrency: ONE_BY_ONE_C, headers: { apikey: apiKey }, body: (i) => JSON.stringify({ ...JSON.parse(bodies[i]), reference_no: `WARM-${RUN_ID}-${i}` }), expectStatus: 201 });
+  if (warm.failures) console.warn(`warm-up: ${warm.failures} failures, first ${warm.firstError?.status} ${warm.firstError?.body}`);
+  const load = await httpLoad({ origin, path: '/api/v1/consignments/draft', n: bodies.length, concurrency: ONE_BY_ONE_C, headers: { apikey: apiKey }, body: (i) => bodies[i], expectStatus: 201 });
+  if (load.failures) console.warn(`one-by-one: ${load.failures} failures, first ${load.firstError?.status} ${load.firstError?.body}`);
+  return { name: `(a) one by one: POST /consignments/draft, ${ONE_BY_ONE_C} clients`, orders: load.ok, seconds: load.durationMs / 1000, rate: load.ratePerSec, note: `p50 ${fmt(load.latency.p50, 0)} ms, p99 ${fmt(load.latency.p99, 0)} ms, ${load.client}` };
+}
+
+/** An import through the API: multipart upload, then GET until it finished; the time runs from the upload to the end. */
+async function benchImport(origin: string, apiKey: string, csv: string, orders: number, process: boolean): Promise<Result & { rssPeakMb: number }> {
+  let rssPeak = 0;
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, globalThis.process.memoryUsage().rss)), 200);
+  try {
+    const t0 = performance.now();
+    const form = new FormData();
+    form.append('file', new Blob([csv], { type: 'text/csv' }), 'orders_export.csv');
+    form.append('options', JSON.stringify({ ...OPTIONS, process, ...(process && { package: { weight: 1.5, length: 30, width: 20, height: 10 } }) }));
+    const res = await fetch(`${origin}/api/v1/imports`, { method: 'POST', headers: { apikey: apiKey }, body: form });
+    const accepted = (await res.json()) as { data: { id: string } };
+    if (res.status !== 202) throw new Error(`POST /imports answered ${res.status}: ${JSON.stringify(accepted)}`);
+    const acceptedMs = performance.now() - t0;
+    let data: { state: string; counts: Record<string, number> };
+    for (;;) {
+      await sleep(250);
+      data = ((await (await fetch(`${origin}/api/v1/imports/${accepted.data.id}`, { headers: { apikey: apiKey } })).json()) as { data: typeof data }).data;
+      if (['completed', 'failed', 'cancelled'].includes(data.state)) break;
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    const done = process ? data.counts.processed : data.counts.created;
+    if (data.state !== 'completed' || done !== orders) console.warn(`import ${accepted.data.id}: ${data.state}, counts ${JSON.stringify(data.counts)}`);
+    return {
+      name: process ? 'import, drafts + processing (labels)' : 'import, drafts only',
+      orders: done,
+      seconds,
+      rate: done / seconds,
+      note: `202 after ${fmt(acceptedMs, 0)} ms; ${JSON.stringify(data.counts)}`,
+      rssPeakMb: rssPeak / 1024 / 1024,
+    };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+async function main(): Promise<void> {
+  const loadAtStart = loadavg()[0];
+  let devServer: DevServer | undefined;
+  let runtime: Runtime | undefined;
+  let scratch: Scratch | undefined;
+  process.once('SIGINT', () => void devServer?.stop().finally(() => process.exit(130)));
+  try {
+    const bundling = bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
+    devServer = await startDevServer({ port: await freePort(), namespace: 'default' });
+    scratch = await openScratch();
+    const config = loadConfig({ TEMPORAL_ADDRESS: devServer.address, TEMPORAL_TASK_QUEUE: `bench-import-${RUN_ID}`, PUBLIC_BASE_URL: 'http://consignflow.bench', LOG_LEVEL: 'silent', ADDRESS_COUNTRIES: 'none' });
+    runtime = await startRuntime(config, { api: true, worker: true, db: scratch.db, workflowBundle: await bundling, logger: createLogger('silent') });
+    await runtime.app!.listen({ host: '127.0.0.1', port: 0 });
+    const origin = `http://127.0.0.1:${(runtime.app!.server.address() as { port: number }).port}`;
+    const csv = shopifyCsv('B', N);
+    const rows = csv.split('\n').length - 2;
+    console.log(`Temporal dev server ${devServer.address} (in memory); ${scratch.label}; file: ${N} orders, ${rows} rows, ${fmt(Buffer.byteLength(csv) / 1024 / 1024, 1)} MB`);
+
+    const port = devServer.address.split(':').pop()!;
+    const temporalPids = findProcesses('start-dev', `--port ${port} `);
+    cpuSources = { temporal: () => temporalPids, ...(scratch.backendPids && { postgres: scratch.backendPids }) };
+    const baseRss = process.memoryUsage().rss / 1024 / 1024;
+    const results: (Result & { rssPeakMb?: number })[] = [];
+    const customer = async (name: string) => (await createCustomer(scratch!.db, { name })).apiKey;
+    if (PHASES.has('bare')) {
+      results.push(await measured(() => benchBareStarts(devServer!.address)));
+      console.log(`${results.at(-1)!.name}: ${fmt(results.at(-1)!.rate, 0)}/s`);
+    }
+    if (PHASES.has('one-by-one')) {
+      const bodies = await draftBodies(csv);
+      const apiKey = await customer('Tek Tek Lojistik');
+      results.push(await measured(() => benchOneByOne(origin, apiKey, bodies)));
+      console.log(`${results.at(-1)!.name}: ${fmt(results.at(-1)!.rate, 0)}/s`);
+    }
+    if (PHASES.has('import')) {
+      const apiKey = await customer('Toplu Aktarım A.Ş.');
+      results.push(await measured(() => benchImport(origin, apiKey, csv, N, false)));
+      console.log(`${results.at(-1)!.name}: ${fmt(results.at(-1)!.rate, 0)}/s`);
+    }
+    if (PHASES.has('import-process')) {
+      const file = PROCESS_N === N ? csv : shopifyCsv('P', PROCESS_N);
+      const apiKey = await customer('Etiketli Aktarım A.Ş.');
+      results.push(await measured(() => benchImport(origin, apiKey, file, PROCESS_N, true)));
+      console.log(`${results.at(-1)!.name}: ${fmt(results.at(-1)!.rate, 0)}/s`);
+    }
+
+    const oneByOne = results.find((r) => r.name.startsWith('(a)'));
+    const bare = results.find((r) => r.name.startsWith('(b)'));
+    console.log(`\nOrder import, ${N} Shopify orders (${rows} rows); Node ${process.version}; ${cpus().length} cores; load average ${fmt(loadAtStart, 2)} at start, ${fmt(loadavg()[0], 2)} at end; ${new Date().toISOString()}`);
+    printTable(
+      ['run', 'orders', 'seconds', 'orders/s', '× (a) one by one', '× (b) bare starts', 'RSS peak MB', 'note'],
+      results.map((r) => [
+        r.name,
+        String(r.orders),
+        fmt(r.seconds, 1),
+        fmt(r.rate, 0),
+        oneByOne && r !== oneByOne && r !== bare ? `${fmt(r.rate / oneByOne.rate, 2)}×` : '-',
+        bare && r !== bare ? `${fmt(r.rate / bare.rate, 2)}×` : '-',
+        r.rssPeakMb === undefined ? '-' : fmt(r.rssPeakMb, 0),
+        r.note ?? '',
+      ]),
+    );
+    console.log(`\nCPU per order (ms of CPU time during each run; ${cpus().length} cores shared with whatever else runs; the bench client shares the node process):`);
+    printTable(
+      ['run', 'node (API, worker, client)', 'Temporal server', 'PostgreSQL', 'total', 'CPU busy'],
+      results.map((r) => {
+        const cpu = r.cpu ?? {};
+        const per = (seconds: number | undefined) => (seconds === undefined ? undefined : (1000 * seconds) / Math.max(1, r.orders));
+        const total = (cpu.node ?? 0) + (cpu.temporal ?? 0) + (cpu.postgres ?? 0);
+        return [r.name, fmt(per(cpu.node), 2), fmt(per(cpu.temporal), 2), fmt(per(cpu.postgres), 2), fmt(per(total), 2), `${fmt((100 * total) / (r.seconds * cpus().length), 0)}%`];
+      }),
+    );
+    console.log(`RSS of this process before the runs: ${fmt(baseRss, 0)} MB (workflow bundle, runtime, generated file)`);
+    const drafts = results.find((r) => r.name === 'import, drafts only');
+    if (drafts && oneByOne && bare) {
+      const vsA = drafts.rate / oneByOne.rate;
+      const vsB = drafts.rate / bare.rate;
+      console.log(`\nTargets (drafts only): ≥ 3× one by one → ${fmt(vsA, 2)}× ${vsA >= 3 ? 'MET' : 'NOT MET'}; ≥ 0.5× bare starts → ${fmt(vsB, 2)}× ${vsB >= 0.5 ? 'MET' : 'NOT MET'}`);
+    }
+  } finally {
+    await runtime?.stop().catch(() => undefined);
+    await scratch?.drop().catch(() => undefined);
+    await devServer?.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,32 @@
+import type { ImportRecord } from '../../db/imports.repository';
+import { isErrorCode } from '../../domain/errors';
+import { ERROR_MESSAGES, translate, type Locale } from '../../i18n/messages';
+import { formatTimestamp } from './consignment.mapper';
+
+const time = (d: Date | null) => (d ? formatTimestamp(d.toISOString()) : null);
+
+/** An import as the API shows it (GET /api/v1/imports/{id}, lists, the 202 of a new import). */
+export function toImportResponse(r: ImportRecord, locale: Locale) {
+  const percent = r.totalRows > 0 ? Math.min(100, Math.floor((100 * r.rowsDone) / r.totalRows)) : 0;
+  return {
+    id: r.id,
+    state: r.state,
+    preset: r.options.preset,
+    process: r.options.process,
+    file_name: r.fileName,
+    file_bytes: r.fileBytes,
+    counts: r.counts,
+    progress: {
+      rows_total: r.totalRows,
+      rows_done: r.rowsDone,
+      orders_done: r.ordersDone,
+      /** true once every order of the file is known: `counts.orders` is then the final number */
+      orders_known: r.parsed,
+      percent: r.state === 'completed' ? 100 : percent,
+    },
+    error: r.error ? { message: translate(isErrorCode(r.error.code) ? ERROR_MESSAGES[r.error.code] : ERROR_MESSAGES.INTERNAL_ERROR, locale, r.error.params) } : null,
+    created_at: time(r.createdAt),
+    started_at: time(r.startedAt),
+    finished_at: time(r.finishedAt),
+  };
+}

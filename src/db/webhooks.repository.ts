@@ -1,0 +1,260 @@
+import type { Queryable } from './database';
+import type { SecurityHeader, WebhookInput } from '../domain/webhook';
+
+/** A stored webhook, columns as named in the API's vocabulary (the mapper picks what a response shows). */
+export interface WebhookRecord {
+  id: number;
+  webhookId: string;
+  customerId: number;
+  description: string;
+  endpoint: string;
+  subscribedEvent: string;
+  securityType: string;
+  dataType: string;
+  data: string;
+  securityData: SecurityHeader[];
+  status: number;
+  secret: string;
+  disabledReason: string | null;
+  disabledAt: string | null;
+  failingSince: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DeliveryAttempt {
+  eventId: string;
+  attempt: number;
+  redelivery: boolean;
+  attemptedAt: string;
+  httpStatus: number | null;
+  latencyMs: number;
+  success: boolean;
+  error: string | null;
+  responseBody: string | null;
+}
+
+export interface Page<T> {
+  rows: T[];
+  total: number;
+}
+
+const iso = (v: unknown): string | null => (v === null || v === undefined ? null : new Date(v as string).toISOString());
+
+const COLUMNS = `id, webhook_id, customer_id, description, endpoint, subscribed_event, security_type, data_type, data, security_data,
+  status, secret, disabled_reason, disabled_at, failing_since, created_at, updated_at`;
+
+type Row = Record<string, unknown>;
+
+function toRecord(r: Row): WebhookRecord {
+  return {
+    id: Number(r.id),
+    webhookId: r.webhook_id as string,
+    customerId: Number(r.customer_id),
+    description: r.description as string,
+    endpoint: r.endpoint as string,
+    subscribedEvent: r.subscribed_event as string,
+    securityType: r.security_type as string,
+    dataType: r.data_type as string,
+    data: r.data as string,
+    securityData: (typeof r.security_data === 'string' ? JSON.parse(r.security_data) : r.security_data) as SecurityHeader[],
+    status: Number(r.status),
+    secret: r.secret as string,
+    disabledReason: (r.disabled_reason as string | null) ?? null,
+    disabledAt: iso(r.disabled_at),
+    failingSince: iso(r.failing_since),
+    createdAt: iso(r.created_at)!,
+    updatedAt: iso(r.updated_at)!,
+  };
+}
+
+export async function insertWebhook(q: Queryable, w: { webhookId: string; customerId: number; secret: string; input: WebhookInput }): Promise<WebhookRecord> {
+  const { rows } = await q.query<Row>(
+    `INSERT INTO webhooks (webhook_id, customer_id, description, endpoint, subscribed_event, security_type, data_type, data, security_data, status, secret)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${COLUMNS}`,
+    [w.webhookId, w.customerId, w.input.description, w.input.endpoint, w.input.subscribedEvent, w.input.securityType, w.input.dataType, w.input.data, JSON.stringify(w.input.securityData), w.input.status, w.secret],
+  );
+  return toRecord(rows[0]);
+}
+
+/** A customer's webhook by its public id; another customer's is not found. */
+export async function findWebhook(q: Queryable, customerId: number, webhookId: string): Promise<WebhookRecord | undefined> {
+  const { rows } = await q.query<Row>(`SELECT ${COLUMNS} FROM webhooks WHERE customer_id = $1 AND webhook_id = $2`, [customerId, webhookId]);
+  return rows[0] && toRecord(rows[0]);
+}
+
+export async function findWebhookById(q: Queryable, id: number): Promise<WebhookRecord | undefined> {
+  const { rows } = await q.query<Row>(`SELECT ${COLUMNS} FROM webhooks WHERE id = $1`, [id]);
+  return rows[0] && toRecord(rows[0]);
+}
+
+/** Oldest first, so pages stay stable while webhooks are added. */
+export async function listWebhooks(q: Queryable, customerId: number, page: { page: number; limit: number }): Promise<Page<WebhookRecord>> {
+  const [list, count] = await Promise.all([
+    q.query<Row>(`SELECT ${COLUMNS} FROM webhooks WHERE customer_id = $1 ORDER BY id LIMIT $2 OFFSET $3`, [customerId, page.limit, (page.page - 1) * page.limit]),
+    q.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks WHERE customer_id = $1', [customerId]),
+  ]);
+  return { rows: list.rows.map(toRecord), total: Number(count.rows[0].n) };
+}
+
+const UPDATABLE: Record<keyof WebhookInput, string> = {
+  description: 'description',
+  endpoint: 'endpoint',
+  subscribedEvent: 'subscribed_event',
+  securityType: 'security_type',
+  dataType: 'data_type',
+  data: 'data',
+  securityData: 'security_data',
+  status: 'status',
+};
+
+/**
+ * Applies the given fields. Setting `status` (either way) is the customer's decision and clears the
+ * service's disabling reason and failure streak.
+ */
+export async function updateWebhook(q: Queryable, customerId: number, webhookId: string, patch: Partial<WebhookInput>): Promise<WebhookRecord | undefined> {
+  const sets: string[] = ['updated_at = now()'];
+  const params: unknown[] = [customerId, webhookId];
+  for (const key of Object.keys(UPDATABLE) as (keyof WebhookInput)[]) {
+    if (patch[key] === undefined) continue;
+    params.push(key === 'securityData' ? JSON.stringify(patch[key]) : patch[key]);
+    sets.push(`${UPDATABLE[key]} = $${params.length}`);
+  }
+  if (patch.status !== undefined) sets.push('disabled_reason = NULL', 'disabled_at = NULL', 'failing_since = NULL');
+  const { rows } = await q.query<Row>(`UPDATE webhooks SET ${sets.join(', ')} WHERE customer_id = $1 AND webhook_id = $2 RETURNING ${COLUMNS}`, params);
+  return rows[0] && toRecord(rows[0]);
+}
+
+export async function deleteWebhook(q: Queryable, customerId: number, webhookId: string): Promise<boolean> {
+  const { rows } = await q.query('DELETE FROM webhooks WHERE customer_id = $1 AND webhook_id = $2 RETURNING id', [customerId, webhookId]);
+  return rows.length > 0;
+}
+
+/** The service turns a webhook off (410, or a day of failures); only an active one, so the first reason stays. */
+export async function disableWebhook(q: Queryable, id: number, reason: string): Promise<void> {
+  await q.query('UPDATE webhooks SET status = 0, disabled_reason = $2, disabled_at = now(), updated_at = now() WHERE id = $1 AND status = 1', [id, reason]);
+}
+
+/**
+ * An outbox event with the active webhooks of its customer subscribed to it (none: an empty list), and the
+ * customer's code (for the Temporal UI). One query: publishing runs for every status change.
+ */
+export async function findEventSubscribers(
+  q: Queryable,
+  eventId: string,
+): Promise<{ consignmentId: number; customerCode: string; subscribers: { id: number; webhookId: string }[] } | undefined> {
+  const { rows } = await q.query<{ consignment_id: number; customer_code: string; id: number | null; webhook_id: string | null }>(
+    `SELECT e.consignment_id, c.customer_code, w.id, w.webhook_id
+       FROM consignment_events e
+       JOIN customers c ON c.id = e.customer_id
+       LEFT JOIN webhooks w ON w.customer_id = e.customer_id AND w.subscribed_event = e.event AND w.status = 1
+      WHERE e.id = $1
+      ORDER BY w.id`,
+    [eventId],
+  );
+  if (rows.length === 0) return undefined;
+  return {
+    consignmentId: Number(rows[0].consignment_id),
+    customerCode: rows[0].customer_code,
+    subscribers: rows.filter((r) => r.id !== null).map((r) => ({ id: Number(r.id), webhookId: r.webhook_id! })),
+  };
+}
+
+export interface StoredEvent {
+  id: string;
+  consignmentId: number;
+  customerId: number;
+  customerCode: string;
+  event: string;
+  payload: Record<string, unknown>;
+}
+
+/** An outbox event (activities/events.ts wrote it); with `customerId`, only that customer's. */
+export async function findEvent(q: Queryable, eventId: string, customerId?: number): Promise<StoredEvent | undefined> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(eventId)) return undefined;
+  const { rows } = await q.query<Row>(
+    `SELECT e.id, e.consignment_id, e.customer_id, c.customer_code, e.event, e.payload
+       FROM consignment_events e JOIN customers c ON c.id = e.customer_id
+      WHERE e.id = $1 AND ($2::int IS NULL OR e.customer_id = $2)`,
+    [eventId, customerId ?? null],
+  );
+  const r = rows[0];
+  if (!r) return undefined;
+  return {
+    id: r.id as string,
+    consignmentId: Number(r.consignment_id),
+    customerId: Number(r.customer_id),
+    customerCode: r.customer_code as string,
+    event: r.event as string,
+    payload: (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as Record<string, unknown>,
+  };
+}
+
+/**
+ * The events of a delivery batch (only the webhook customer's), with whether each was already delivered
+ * to the webhook (a successful attempt exists). One query per batch.
+ */
+export async function findEventsToDeliver(q: Queryable, webhookId: number, customerId: number, eventIds: string[]): Promise<Map<string, { payload: Record<string, unknown>; delivered: boolean }>> {
+  const { rows } = await q.query<{ id: string; payload: unknown; delivered: boolean }>(
+    `SELECT e.id, e.payload,
+            EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = $1 AND d.event_id = e.id AND d.success) AS delivered
+       FROM consignment_events e WHERE e.id = ANY($3::uuid[]) AND e.customer_id = $2`,
+    [webhookId, customerId, eventIds],
+  );
+  return new Map(rows.map((r) => [r.id, { payload: (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as Record<string, unknown>, delivered: r.delivered }]));
+}
+
+/** Records one attempt, numbered per webhook and event. Returns the attempt number. */
+export async function recordAttempt(
+  q: Queryable,
+  a: { webhookId: number; eventId: string; redelivery: boolean; httpStatus: number | null; latencyMs: number; success: boolean; error: string | null; responseBody: string | null },
+): Promise<number> {
+  const { rows } = await q.query<{ attempt: number }>(
+    `INSERT INTO webhook_deliveries (webhook_id, event_id, attempt, redelivery, http_status, latency_ms, success, error, response_body)
+     SELECT $1, $2, coalesce(max(attempt), 0) + 1, $3, $4, $5, $6, $7, $8 FROM webhook_deliveries WHERE webhook_id = $1 AND event_id = $2
+     RETURNING attempt`,
+    [a.webhookId, a.eventId, a.redelivery, a.httpStatus, a.latencyMs, a.success, a.error, a.responseBody],
+  );
+  return Number(rows[0].attempt);
+}
+
+/** The webhook's failure streak: `failing_since` is set by the first failed attempt and cleared by a success. */
+export async function markFailing(q: Queryable, webhookId: number, failing: boolean): Promise<void> {
+  await q.query(
+    failing ? 'UPDATE webhooks SET failing_since = now() WHERE id = $1 AND failing_since IS NULL' : 'UPDATE webhooks SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL',
+    [webhookId],
+  );
+}
+
+export async function lastAttempt(q: Queryable, webhookId: number, eventId: string): Promise<DeliveryAttempt | undefined> {
+  const page = await listDeliveries(q, webhookId, { page: 1, limit: 1, eventId });
+  return page.rows[0];
+}
+
+/** Attempts, newest first; optionally of one event. */
+export async function listDeliveries(q: Queryable, webhookId: number, page: { page: number; limit: number; eventId?: string }): Promise<Page<DeliveryAttempt>> {
+  const filter = page.eventId ? 'AND event_id::text = $2' : 'AND $2::text IS NULL';
+  const params = [webhookId, page.eventId ?? null];
+  const [list, count] = await Promise.all([
+    q.query<Row>(
+      `SELECT event_id, attempt, redelivery, attempted_at, http_status, latency_ms, success, error, response_body
+         FROM webhook_deliveries WHERE webhook_id = $1 ${filter} ORDER BY id DESC LIMIT $3 OFFSET $4`,
+      [...params, page.limit, (page.page - 1) * page.limit],
+    ),
+    q.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 ${filter}`, params),
+  ]);
+  return {
+    rows: list.rows.map((r) => ({
+      eventId: r.event_id as string,
+      attempt: Number(r.attempt),
+      redelivery: r.redelivery as boolean,
+      attemptedAt: iso(r.attempted_at)!,
+      httpStatus: r.http_status === null ? null : Number(r.http_status),
+      latencyMs: Number(r.latency_ms),
+      success: r.success as boolean,
+      error: (r.error as string | null) ?? null,
+      responseBody: (r.response_body as string | null) ?? null,
+    })),
+    total: Number(count.rows[0].n),
+  };
+}

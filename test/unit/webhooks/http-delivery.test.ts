@@ -1,0 +1,124 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createWebhookSender, type WebhookSender } from '../../../src/webhooks/http-delivery';
+import type { Resolver } from '../../../src/webhooks/ssrf';
+
+interface Received {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+let server: Server;
+let origin: string;
+let port: number;
+const received: Received[] = [];
+let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end('ok');
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      received.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+      handler(req, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+  origin = `http://127.0.0.1:${port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+beforeEach(() => {
+  received.length = 0;
+  handler = (_req, res) => res.end('ok');
+});
+
+const senders: WebhookSender[] = [];
+const sender = (options: Parameters<typeof createWebhookSender>[0]) => {
+  const s = createWebhookSender(options);
+  senders.push(s);
+  return s;
+};
+afterAll(() => senders.forEach((s) => s.close()));
+
+describe('webhook HTTP delivery', () => {
+  it('POSTs the body with the given headers and reports status and latency', async () => {
+    handler = (_req, res) => res.writeHead(201, { 'content-type': 'text/plain' }).end('thanks');
+    const result = await sender({ allowPrivate: true }).post({ url: `${origin}/hooks/a?x=1`, headers: { 'X-Api-Key': 'k1', 'webhook-id': 'e1' }, body: '{"a":1}' });
+    expect(result).toMatchObject({ status: 201, error: null, responseBody: 'thanks' });
+    expect(result.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(received).toHaveLength(1);
+    expect(received[0]).toMatchObject({ method: 'POST', url: '/hooks/a?x=1', body: '{"a":1}' });
+    expect(received[0].headers).toMatchObject({ 'x-api-key': 'k1', 'webhook-id': 'e1', 'content-type': 'application/json', host: `127.0.0.1:${port}` });
+  });
+
+  it('refuses a private target without sending anything unless private targets are allowed', async () => {
+    const result = await sender({ allowPrivate: false }).post({ url: `${origin}/x`, headers: {}, body: '{}' });
+    expect(result.status).toBeNull();
+    expect(result.error).toMatch(/loopback/);
+    expect(received).toHaveLength(0);
+  });
+
+  it('vets the name at each delivery and connects to the vetted address, keeping the Host header (DNS rebinding)', async () => {
+    let answers = [[{ address: '127.0.0.1', family: 4 as const }]];
+    const resolve: Resolver = async () => answers.shift() ?? [{ address: '10.0.0.7', family: 4 }];
+    // allowPrivate is needed for the loopback receiver itself; the second answer is then refused by a strict sender
+    const loose = sender({ allowPrivate: true, resolve });
+    const ok = await loose.post({ url: `http://hooks.example.test:${port}/r`, headers: {}, body: '{}' });
+    expect(ok.status).toBe(200);
+    expect(received[0].headers.host).toBe(`hooks.example.test:${port}`);
+    answers = [[{ address: '10.0.0.7', family: 4 }]];
+    const strict = sender({ allowPrivate: false, resolve });
+    const refused = await strict.post({ url: `http://hooks.example.test:${port}/r`, headers: {}, body: '{}' });
+    expect(refused.error).toMatch(/private address \(10\.0\.0\.7\)/);
+    expect(received).toHaveLength(1);
+  });
+
+  it('does not follow redirects', async () => {
+    handler = (_req, res) => res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end();
+    const result = await sender({ allowPrivate: true }).post({ url: `${origin}/r`, headers: {}, body: '{}' });
+    expect(result.status).toBe(302);
+    expect(result.error).toMatch(/redirect not followed \(HTTP 302 to http:\/\/169\.254\.169\.254/);
+    expect(received).toHaveLength(1);
+  });
+
+  it('reads at most the response cap and keeps only the start of the body', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200);
+      const chunk = 'x'.repeat(16 * 1024);
+      let sent = 0;
+      const pump = () => {
+        while (sent < 4096 && res.write(chunk)) sent++;
+        if (sent < 4096) res.once('drain', pump);
+        else res.end();
+      };
+      pump();
+    };
+    const result = await sender({ allowPrivate: true, maxResponseBytes: 1024 }).post({ url: `${origin}/big`, headers: {}, body: '{}' });
+    expect(result.status).toBe(200);
+    expect(result.error).toBeNull();
+    expect(result.responseBody).toHaveLength(1024);
+  });
+
+  it('gives up on a receiver that does not answer in time', async () => {
+    handler = () => undefined; // never answers
+    const result = await sender({ allowPrivate: true, responseTimeoutMs: 300 }).post({ url: `${origin}/slow`, headers: {}, body: '{}' });
+    expect(result.status).toBeNull();
+    expect(result.error).toBe('no complete response within 300 ms');
+  });
+
+  it('reports a refused connection as an error', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const deadPort = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const result = await sender({ allowPrivate: true }).post({ url: `http://127.0.0.1:${deadPort}/`, headers: {}, body: '{}' });
+    expect(result.status).toBeNull();
+    expect(result.error).toMatch(/ECONNREFUSED/);
+  });
+});
