@@ -183,7 +183,7 @@ export function createImportActivities(deps: ImportActivityDeps) {
       'SELECT id, uuid, reference_no, provider_id FROM consignments WHERE uuid = ANY($1::uuid[])',
       [uuids],
     );
-    await forEachLimit(rows, Number(globalThis.process.env.X_START_C ?? START_CONCURRENCY), async (row) => {
+    await forEachLimit(rows, START_CONCURRENCY, async (row) => {
       const id = Number(row.id);
       try {
         await client.workflow.start(consignmentWorkflow, {
@@ -213,6 +213,7 @@ export function createImportActivities(deps: ImportActivityDeps) {
       } catch (error) {
         if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
       }
+      heartbeat();
     });
   };
 
@@ -307,9 +308,7 @@ export function createImportActivities(deps: ImportActivityDeps) {
         };
 
         // 1. The read model: every pending order of the batch in one transaction (duplicates decided first).
-        const t0 = Date.now();
         const created = await insertDrafts(imp, caller, orders);
-        const t1 = Date.now();
         done += created.filter((t) => t.to !== 'created' || !processing).length;
         heartbeat({ done });
 
@@ -317,7 +316,6 @@ export function createImportActivities(deps: ImportActivityDeps) {
         //    A retried batch starts its earlier drafts' workflows again, which finds them running.
         const createdSeqs = new Set([...orders.filter((o) => o.state === 'created').map((o) => o.seq), ...created.filter((t) => t.to === 'created').map((t) => t.seq)]);
         await startLifecycles(imp, caller, [...createdSeqs].map((seq) => importOrderUuid(importId, seq)));
-        if (process.env.X_TRACE) console.error(`batch ${fromSeq}: insert ${t1 - t0} ms, start ${Date.now() - t1} ms`);
         heartbeat({ done });
         if (!processing) return { done };
 

@@ -13,10 +13,15 @@
  * Env: IMPORT_N (10000), IMPORT_PROCESS_N (orders of the processing run, default IMPORT_N), ONE_BY_ONE_CONCURRENCY
  * (16), BARE_CONCURRENCY (64), BENCH_DB (postgres | pglite; default postgres), DATABASE_URL
  * (postgresql://postgres@127.0.0.1:5432/test: a scratch database cf_bench_<random> is created there and
- * dropped afterwards), BENCH_PHASES (bare,one-by-one,import,import-process), BENCH_HTTP_CLIENT (node | undici).
+ * dropped afterwards), BENCH_PHASES (bare,one-by-one,import,import-process; add `memory` for the bounded-memory
+ * run: the service as its own process, `node --import tsx src/main.ts`, importing a file of IMPORT_MEMORY_ROWS
+ * rows (100000) while its RSS is sampled), BENCH_HTTP_CLIENT (node | undici).
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpus, loadavg } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
@@ -51,6 +56,7 @@ const DB_KIND = (process.env.BENCH_DB || 'postgres') as 'postgres' | 'pglite';
 if (DB_KIND !== 'postgres' && DB_KIND !== 'pglite') throw new Error('BENCH_DB must be postgres or pglite');
 const DATABASE_URL = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test';
 const PHASES = new Set((process.env.BENCH_PHASES || 'bare,one-by-one,import,import-process').split(',').map((s) => s.trim()));
+const MEMORY_ROWS = positiveInt('IMPORT_MEMORY_ROWS', 100_000);
 const RUN_ID = randomBytes(3).toString('hex');
 
 // ---------------------------------------------------------------------------------------------------------
@@ -149,7 +155,7 @@ interface Scratch {
   drop(): Promise<void>;
 }
 
-async function openScratch(): Promise<Scratch> {
+async function openScratch(): Promise<Scratch & { url?: string }> {
   if (DB_KIND === 'pglite') {
     const db = await openDatabase({});
     return { db, label: 'PGlite (in memory)', drop: () => db.close() };
@@ -162,6 +168,7 @@ async function openScratch(): Promise<Scratch> {
   const db = await openDatabase({ url: url.toString(), poolSize: 20 });
   return {
     db,
+    url: url.toString(),
     label: 'PostgreSQL (pool 20)',
     backendPids: async () => (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [name])).rows.map((r) => Number(r.pid)),
     drop: async () => {
@@ -266,6 +273,68 @@ async function benchImport(origin: string, apiKey: string, csv: string, orders: 
   }
 }
 
+/** Resident memory of a process in MB (Linux /proc), or undefined. */
+function rssMb(pid: number): number | undefined {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Bounded memory: the service as its own process (API + worker) imports a file of MEMORY_ROWS rows; its RSS is sampled. */
+async function benchMemory(temporalAddress: string): Promise<Result & { rssPeakMb: number }> {
+  const scratch = await openScratch();
+  const dataDir = mkdtempSync(join(tmpdir(), 'consignflow-bench-memory-'));
+  const port = await freePort();
+  const apiKey = `cf_benchMemory${RUN_ID}000000000000000001`.slice(0, 35);
+  if (!scratch.url) await scratch.db.close(); // PGlite: the service opens its own under DATA_DIR
+  const child = spawn(process.execPath, ['--import', 'tsx', process.env.X_ENTRY ?? join(__dirname, '..', 'src', 'main.ts')], {
+    cwd: join(__dirname, '..'),
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      TEMPORAL_ADDRESS: temporalAddress,
+      TEMPORAL_TASK_QUEUE: `bench-memory-${RUN_ID}`,
+      DATABASE_URL: scratch.url ?? '',
+      BOOTSTRAP_API_KEYS: apiKey,
+      ADDRESS_COUNTRIES: 'none',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  try {
+    for (let i = 0; ; i++) {
+      if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
+      const ok = await fetch(`${origin}/healthz`).then((r) => r.status === 200, () => false);
+      if (ok) break;
+      if (i > 600) throw new Error('the service did not become healthy');
+      await sleep(200);
+    }
+    const orders = Math.round(MEMORY_ROWS / 2); // 1 to 3 line items: 2 rows per order on average
+    const csv = shopifyCsv('M', orders);
+    const rows = csv.split('\n').length - 2;
+    const idle = rssMb(child.pid!) ?? Number.NaN;
+    let peak = 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(child.pid!) ?? 0)), 250);
+    try {
+      const result = await benchImport(origin, apiKey, csv, orders, false);
+      return { ...result, name: `memory: ${rows} rows (${orders} orders), the service as its own process`, note: `service RSS idle ${fmt(idle, 0)} MB, peak during the import ${fmt(peak, 0)} MB; ${result.note}`, rssPeakMb: peak };
+    } finally {
+      clearInterval(sampler);
+    }
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once('exit', resolve)));
+    rmSync(dataDir, { recursive: true, force: true });
+    await scratch.drop().catch(() => undefined);
+  }
+}
+
 async function main(): Promise<void> {
   const loadAtStart = loadavg()[0];
   let devServer: DevServer | undefined;
@@ -312,6 +381,11 @@ async function main(): Promise<void> {
       console.log(`${results.at(-1)!.name}: ${fmt(results.at(-1)!.rate, 0)}/s`);
     }
 
+    if (PHASES.has('memory')) {
+      results.push(await benchMemory(devServer.address));
+      console.log(`${results.at(-1)!.name}: ${fmt(results.at(-1)!.rate, 0)}/s, ${results.at(-1)!.note}`);
+    }
+
     const oneByOne = results.find((r) => r.name.startsWith('(a)'));
     const bare = results.find((r) => r.name.startsWith('(b)'));
     console.log(`\nOrder import, ${N} Shopify orders (${rows} rows); Node ${process.version}; ${cpus().length} cores; load average ${fmt(loadAtStart, 2)} at start, ${fmt(loadavg()[0], 2)} at end; ${new Date().toISOString()}`);
@@ -331,7 +405,7 @@ async function main(): Promise<void> {
     console.log(`\nCPU per order (ms of CPU time during each run; ${cpus().length} cores shared with whatever else runs; the bench client shares the node process):`);
     printTable(
       ['run', 'node (API, worker, client)', 'Temporal server', 'PostgreSQL', 'total', 'CPU busy'],
-      results.map((r) => {
+      results.filter((r) => !r.name.startsWith('memory')).map((r) => {
         const cpu = r.cpu ?? {};
         const per = (seconds: number | undefined) => (seconds === undefined ? undefined : (1000 * seconds) / Math.max(1, r.orders));
         const total = (cpu.node ?? 0) + (cpu.temporal ?? 0) + (cpu.postgres ?? 0);

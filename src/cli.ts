@@ -5,6 +5,7 @@ import { loadConfig } from './config';
 import { createCustomer } from './db/customers.repository';
 import { openDatabase } from './db/database';
 import { migrate } from './db/migrate';
+import { importCommand } from './feeds/import.cli';
 
 /** Operator commands. `npm run cli -- customers:create --name "Acme"` prints the new customer's API key once. */
 const program = new Command('consignflow').description('consignflow operator commands');
@@ -28,6 +29,7 @@ program
   });
 
 program.addCommand(addressCommand());
+program.addCommand(importCommand());
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);

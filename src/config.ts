@@ -34,6 +34,9 @@ const schema = z.object({
     .regex(/^\s*(\d+=[^,\s]{16,})(\s*,\s*\d+=[^,\s]{16,})*\s*$/, 'must be provider_id=token pairs, comma-separated, tokens of 16+ characters')
     .optional(),
   CONSIGNMENT_HISTORY_LIMIT: z.coerce.number().int().min(100).max(50_000).default(2000),
+  // Workflows kept in the worker's memory between tasks (~35 KB each, more while busy). An evicted workflow is
+  // replayed from its history on its next task, so a small cache costs CPU, never correctness.
+  WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(100_000).default(250),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -66,6 +69,8 @@ export interface Config {
   carrierPushTokens: Map<number, string>;
   /** workflow history length at which a consignment continues as new */
   consignmentHistoryLimit: number;
+  /** workflows the worker keeps in memory between tasks */
+  workerMaxCachedWorkflows: number;
   /** address datasets loaded (or refreshed) at start; empty for none */
   addressCountries: string[];
   logLevel: string;
@@ -106,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     labelSigningSecret: e.LABEL_SIGNING_SECRET,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     consignmentHistoryLimit: e.CONSIGNMENT_HISTORY_LIMIT,
+    workerMaxCachedWorkflows: e.WORKER_MAX_CACHED_WORKFLOWS,
     carrierPollIntervalMs: e.CARRIER_POLL_INTERVAL_MS,
     carrierPushTokens: new Map(
       (e.CARRIER_PUSH_TOKENS ?? '')

@@ -118,6 +118,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
           consignmentWorkflows: { historyLimit: config.consignmentHistoryLimit, pollIntervalMs: config.carrierPollIntervalMs },
         },
         workflowBundle: options.workflowBundle,
+        maxCachedWorkflows: config.workerMaxCachedWorkflows,
         logger,
       });
       stops.push(() => worker!.stop());

@@ -20,7 +20,7 @@ export interface ImportTuning {
 export const DEFAULT_IMPORT_TUNING: ImportTuning = {
   pageOrders: 2000,
   batchSize: 100,
-  parallelBatches: 4,
+  parallelBatches: 8,
   concurrency: 8,
   pagesPerRun: 25,
   heartbeatTimeout: '30 seconds',
@@ -37,8 +37,8 @@ export interface ParsedPage {
 export interface ImportWorkflowInput {
   importId: string;
   tuning?: Partial<ImportTuning>;
-  /** carried over by continue-as-new: the page parsed but not yet created */
-  carry?: { page: ParsedPage | null };
+  /** carried over by continue-as-new: where parsing goes on (every order before it has been created) */
+  carry?: { cursor: ParseCursor };
 }
 
 export interface ImportProgress {

@@ -1,6 +1,6 @@
 import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
-import type { ImportState } from '../src/db/imports.repository';
+import type { ImportState, ParseCursor } from '../src/db/imports.repository';
 import {
   cancelImportUpdate,
   DEFAULT_IMPORT_TUNING,
@@ -53,7 +53,7 @@ export async function importWorkflow(input: ImportWorkflowInput): Promise<{ stat
   const tuning: ImportTuning = { ...DEFAULT_IMPORT_TUNING, ...input.tuning };
   const heavy = proxyActivities<Activities>(longRunning(tuning.heartbeatTimeout));
   const importId = input.importId;
-  const progress: ImportProgress = { phase: 'starting', cancelRequested: false, scheduledUpTo: input.carry?.page?.fromSeq ?? 0, state: null };
+  const progress: ImportProgress = { phase: 'starting', cancelRequested: false, scheduledUpTo: input.carry?.cursor.seq ?? 0, state: null };
 
   setHandler(importProgressQuery, () => progress);
   setHandler(
@@ -66,55 +66,76 @@ export async function importWorkflow(input: ImportWorkflowInput): Promise<{ stat
     { validator: () => (progress.state !== null ? refuse('IMPORT_FINISHED', { state: progress.state }) : undefined) },
   );
 
-  /** Creates one page's orders: `parallelBatches` lanes, each taking the next batch until none is left or a cancel arrives. */
-  const createPage = async (page: ParsedPage) => {
-    const batches: [number, number][] = [];
-    for (let from = page.fromSeq; from < page.toSeq; from += tuning.batchSize) batches.push([from, Math.min(from + tuning.batchSize, page.toSeq)]);
-    let next = 0;
-    let failure: unknown;
-    const lane = async () => {
-      while (next < batches.length && !progress.cancelRequested && failure === undefined) {
-        const [fromSeq, toSeq] = batches[next++];
-        progress.scheduledUpTo = toSeq;
-        try {
-          await heavy.createImportBatch({ importId, fromSeq, toSeq, concurrency: tuning.concurrency });
-        } catch (error) {
-          failure ??= error;
-        }
+  // Batches wait in a queue that parsing fills a page at a time; lanes take them across page boundaries, so
+  // creation never pauses for a page to end. One page is parsed ahead: memory holds two pages' seq ranges.
+  const queue: [number, number][] = [];
+  const enqueue = (page: ParsedPage) => {
+    for (let from = page.fromSeq; from < page.toSeq; from += tuning.batchSize) queue.push([from, Math.min(from + tuning.batchSize, page.toSeq)]);
+    progress.scheduledUpTo = page.toSeq;
+  };
+  let parsing: Promise<ParsedPage> | undefined;
+  let refilling: Promise<void> | undefined;
+  let pages = 0;
+  /** Where the next run starts parsing when this one continues as new. */
+  let carryOn: ParseCursor | undefined;
+  let failure: unknown;
+  const parseFrom = (from: ParseCursor) => {
+    parsing = heavy.parseImportPage({ importId, from, maxOrders: tuning.pageOrders });
+    // Not awaited until a lane needs it; a failure is picked up there.
+    parsing.catch(() => undefined);
+  };
+  const refill = async () => {
+    const page = await parsing!;
+    parsing = undefined;
+    pages++;
+    enqueue(page);
+    if (page.eof || progress.cancelRequested) return;
+    if (pages >= tuning.pagesPerRun || workflowInfo().continueAsNewSuggested) carryOn = page.next;
+    else parseFrom(page.next);
+  };
+  const nextBatch = async (): Promise<[number, number] | undefined> => {
+    for (;;) {
+      if (progress.cancelRequested || failure !== undefined) return undefined;
+      const batch = queue.shift();
+      if (batch) return batch;
+      if (!parsing && !refilling) return undefined;
+      refilling ??= refill().finally(() => (refilling = undefined));
+      try {
+        await refilling;
+      } catch (error) {
+        // Parsing failed for good: the other lanes finish their batches, then the import fails.
+        failure ??= error;
       }
-    };
-    // Every lane ends before the page does: nothing is left running when the import finishes.
-    await Promise.all(Array.from({ length: Math.min(tuning.parallelBatches, batches.length) }, lane));
-    if (failure !== undefined) throw failure;
+    }
+  };
+  const lane = async () => {
+    for (let batch = await nextBatch(); batch; batch = await nextBatch()) {
+      try {
+        await heavy.createImportBatch({ importId, fromSeq: batch[0], toSeq: batch[1], concurrency: tuning.concurrency });
+      } catch (error) {
+        failure ??= error;
+      }
+    }
   };
 
   let state: Exclude<ImportState, 'queued' | 'running'>;
   let error: { code: string; params?: Record<string, string | number> } | null = null;
-  let parsing: Promise<ParsedPage> | undefined;
   try {
     if (!input.carry) await control.startImport({ importId });
     progress.phase = 'importing';
-    let page: ParsedPage | null = input.carry ? input.carry.page : await heavy.parseImportPage({ importId, from: START, maxOrders: tuning.pageOrders });
-    let pages = 0;
-    while (page && !progress.cancelRequested) {
-      // The next page is parsed while this one is created.
-      parsing = page.eof ? undefined : heavy.parseImportPage({ importId, from: page.next, maxOrders: tuning.pageOrders });
-      await createPage(page);
-      if (!parsing) break;
-      page = await parsing;
-      parsing = undefined;
-      pages++;
-      const historyFull = pages >= tuning.pagesPerRun || workflowInfo().continueAsNewSuggested;
-      if (historyFull && !progress.cancelRequested) {
-        // A cancel arriving now waits for the import to stop: it is handled in this run, not carried over.
-        await condition(() => allHandlersFinished() || progress.cancelRequested);
-        if (!progress.cancelRequested) return continueAsNew<typeof importWorkflow>({ importId, tuning: input.tuning, carry: { page } });
-      }
+    parseFrom(input.carry?.cursor ?? START);
+    // Every lane ends before the run does: nothing is left running when the import finishes or continues as new.
+    await Promise.all(Array.from({ length: tuning.parallelBatches }, lane));
+    if (failure !== undefined) throw failure;
+    if (carryOn && !progress.cancelRequested) {
+      // A cancel arriving now waits for the import to stop: it is handled in this run, not carried over.
+      await condition(() => allHandlersFinished() || progress.cancelRequested);
+      if (!progress.cancelRequested) return continueAsNew<typeof importWorkflow>({ importId, tuning: input.tuning, carry: { cursor: carryOn } });
     }
     state = progress.cancelRequested ? 'cancelled' : 'completed';
-  } catch (failure) {
+  } catch (caught) {
     state = 'failed';
-    error = failureOf(failure);
+    error = failureOf(caught);
   }
   // A page still being parsed writes pending orders: let it finish, so finishing marks them cancelled too.
   if (parsing) await parsing.catch(() => undefined);

@@ -15,6 +15,8 @@ export interface WorkerOptions {
   deps: ActivityDeps;
   /** a prebuilt bundle (tests build it once); otherwise the workflows are bundled now */
   workflowBundle?: WorkflowBundleWithSourceMap;
+  /** workflows kept in memory between tasks (WORKER_MAX_CACHED_WORKFLOWS); bounds the worker's memory */
+  maxCachedWorkflows?: number;
   logger?: Logger;
 }
 
@@ -57,7 +59,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     maxConcurrentWorkflowTaskExecutions: 100,
     maxConcurrentLocalActivityExecutions: 100,
-    maxCachedWorkflows: 2000,
+    maxCachedWorkflows: options.maxCachedWorkflows ?? 250,
   });
   const done = worker.run().finally(() => connection.close().catch(() => undefined));
   done.catch((error: unknown) => options.logger?.error({ err: error }, 'worker stopped with an error'));

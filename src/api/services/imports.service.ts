@@ -83,7 +83,7 @@ export function createImportService(deps: ImportServiceDeps) {
     deps.temporal.workflow.start(importWorkflow, {
       workflowId: importWorkflowId(record.id),
       taskQueue: deps.taskQueue,
-      args: [{ importId: record.id, ...(deps.tuning && { tuning: deps.tuning }), ...(process.env.X_LANES && { tuning: { parallelBatches: Number(process.env.X_LANES) } }) }],
+      args: [{ importId: record.id, ...(deps.tuning && { tuning: deps.tuning }) }],
       workflowIdConflictPolicy: 'USE_EXISTING',
       staticSummary: `Import of ${record.fileName ?? 'a CSV file'} (${record.options.preset}${record.options.process ? ', processing' : ''}) for ${caller.customerCode}`,
       typedSearchAttributes: [
