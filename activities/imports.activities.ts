@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
@@ -50,6 +51,25 @@ export interface ImportActivityDeps {
 const FLUSH_ORDERS = 250;
 /** Workflow starts in flight per creation activity. */
 const START_CONCURRENCY = 16;
+
+/**
+ * Back-pressure for a batch of workflow starts: waits until the batch's last started workflow has run its
+ * first workflow task. A start only records the workflow on the server; its first task then waits in the
+ * task queue. Without this, an import starts workflows faster than the workers run them, the task queue
+ * backlog grows by tens of thousands, and everything else on that queue (the import's own next run, API
+ * requests' updates) waits behind it. Tasks are dispatched roughly in order, so the last one running means
+ * the batch has: at most `parallelBatches` × `batchSize` new workflows wait at any time.
+ */
+async function workerCaughtUp(client: Client, workflowId: string): Promise<void> {
+  const handle = client.workflow.getHandle(workflowId);
+  for (let pause = 50; ; pause = Math.min(pause * 2, 1000)) {
+    // Started, task scheduled, task started, task completed: the worker has run it.
+    const { historyLength } = await handle.describe();
+    if (historyLength >= 4) return;
+    heartbeat();
+    await sleep(pause);
+  }
+}
 
 /**
  * The uuid (and so the lifecycle workflow) of the consignment an import creates for its order `seq`:
@@ -215,6 +235,7 @@ export function createImportActivities(deps: ImportActivityDeps) {
       }
       heartbeat();
     });
+    await workerCaughtUp(client, consignmentWorkflowId(rows.at(-1)!.uuid));
   };
 
   const load = async (importId: string): Promise<ImportRecord> => {
@@ -284,9 +305,10 @@ export function createImportActivities(deps: ImportActivityDeps) {
     },
 
     /**
-     * Creates the drafts of orders [fromSeq, toSeq) that are still pending, `concurrency` at a time, each through
-     * its lifecycle workflow (update-with-start, the consignment's uuid derived from the import and seq), then
-     * processes them when the import asks for it. An order whose reference_no exists already is a duplicate.
+     * Creates the drafts of orders [fromSeq, toSeq) that are still pending: their read-model rows in one
+     * transaction, then their lifecycle workflows (the consignment's uuid derived from the import and seq),
+     * started as they would resume after continue-as-new, waiting for the worker to catch up; then processes
+     * them, `concurrency` at a time, when the import asks for it. An order whose reference_no exists already is a duplicate.
      * Every outcome is recorded with a guarded transition, so a retried batch repeats nothing.
      */
     createImportBatch({ importId, fromSeq, toSeq, concurrency }: { importId: string; fromSeq: number; toSeq: number; concurrency: number }): Promise<{ done: number }> {

@@ -60,22 +60,18 @@ describe('kill -9 in the middle of processing', () => {
         expect(json.data.labels as unknown[]).toHaveLength(1);
         expect((json.data.details as { status: number }[]).filter((h) => h.status === 2 || h.status === 3)).toHaveLength(1);
       }
-      second.kill('SIGTERM');
-      expect(await exited(second)).toBe(0);
+      expect(await service.stop(second)).toBe(0);
     } finally {
       if (second.exitCode === null) second.kill('SIGKILL');
     }
 
-    const db = await service.openDatabase();
-    try {
+    await service.withDatabase(async (db) => {
       for (const d of drafts) {
         const bookings = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM carrier_bookings WHERE booking_key = $1', [d.uuid]);
         const labels = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM labels WHERE consignment_id = $1', [d.id]);
         const events = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM consignment_events WHERE consignment_id = $1`, [d.id]);
         expect([bookings.rows[0].n, labels.rows[0].n, events.rows[0].n]).toEqual([1, 1, 1]);
       }
-    } finally {
-      await db.close();
-    }
+    });
   }, 300_000);
 });

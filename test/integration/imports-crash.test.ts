@@ -57,14 +57,9 @@ describe('kill -9 in the middle of an import', () => {
     } finally {
       if (first.exitCode === null) first.kill('SIGKILL');
     }
-    const before = await (async () => {
-      const db = await service.openDatabase();
-      try {
-        return Number((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM consignments WHERE import_id = $1', [id])).rows[0].n);
-      } finally {
-        await db.close();
-      }
-    })();
+    const before = await service.withDatabase(async (db) =>
+      Number((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM consignments WHERE import_id = $1', [id])).rows[0].n),
+    );
     expect(before).toBeLessThan(ORDERS);
 
     const second = service.start();
@@ -91,14 +86,12 @@ describe('kill -9 in the middle of an import', () => {
       } finally {
         await connection.close();
       }
-      second.kill('SIGTERM');
-      expect(await exited(second)).toBe(0);
+      expect(await service.stop(second)).toBe(0);
     } finally {
       if (second.exitCode === null) second.kill('SIGKILL');
     }
 
-    const db = await service.openDatabase();
-    try {
+    await service.withDatabase(async (db) => {
       const { rows } = await db.query<{ n: number; refs: number; seqs: number }>(
         `SELECT count(*)::int AS n, count(DISTINCT reference_no)::int AS refs,
                 (SELECT count(*)::int FROM import_orders WHERE import_id = $2 AND state = 'created') AS seqs
@@ -111,8 +104,6 @@ describe('kill -9 in the middle of an import', () => {
         [id],
       );
       expect(history.rows[0].n).toBe(ORDERS);
-    } finally {
-      await db.close();
-    }
+    });
   }, 300_000);
 });

@@ -51,8 +51,7 @@ describe('npm start survives kill -9', () => {
         const search = await service.api<{ results: { city: string }[] }>('GET', '/api/v1/address/search?countryIso2=TR&keyword=kadikoy&searchFields[]=city');
         expect(search.json.data.results[0].city).toBe('Kadıköy');
         const devServer = devServerPid();
-        second.kill('SIGTERM');
-        expect(await exited(second)).toBe(0);
+        expect(await service.stop(second)).toBe(0);
         expect(isAlive(devServer)).toBe(false);
       } finally {
         if (second.exitCode === null) second.kill('SIGKILL');

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openDatabase } from '../../src/db/database';
+import { openDatabase, type Database } from '../../src/db/database';
 import { freePort } from './ports';
 
 const ROOT = join(__dirname, '..', '..');
@@ -92,8 +92,20 @@ export async function serviceFixture(name: string, apiKey: string, extraEnv: Rec
       });
       return { status: res.status, json: (await res.json()) as { status: boolean; data: T } };
     },
-    /** the service's database, for checks after it stopped (PGlite allows one process at a time) */
-    openDatabase: () => (databaseUrl ? openDatabase({ url: databaseUrl }) : openDatabase({ dataDir: join(dataDir, 'pglite') })),
+    /** SIGTERM, then the exit code once the process (and its dev server child) has stopped */
+    stop(child: ChildProcess): Promise<number | null> {
+      child.kill('SIGTERM');
+      return exited(child);
+    },
+    /** runs `check` on the service's database, for checks after it stopped (PGlite allows one process at a time) */
+    async withDatabase<T>(check: (db: Database) => Promise<T>): Promise<T> {
+      const db = await (databaseUrl ? openDatabase({ url: databaseUrl }) : openDatabase({ dataDir: join(dataDir, 'pglite') }));
+      try {
+        return await check(db);
+      } finally {
+        await db.close();
+      }
+    },
     async cleanup() {
       rmSync(dataDir, { recursive: true, force: true });
       if (serverUrl && databaseUrl) {
