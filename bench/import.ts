@@ -14,7 +14,7 @@
  * (16), BARE_CONCURRENCY (64), BENCH_DB (postgres | pglite; default postgres), DATABASE_URL
  * (postgresql://postgres@127.0.0.1:5432/test: a scratch database cf_bench_<random> is created there and
  * dropped afterwards), BENCH_PHASES (bare,one-by-one,import,import-process; add `memory` for the bounded-memory
- * run: the service as its own process, `node --import tsx src/main.ts`, importing a file of IMPORT_MEMORY_ROWS
+ * run: the service as its own process, as `npm start` runs it, importing a file of IMPORT_MEMORY_ROWS
  * rows (100000) while its RSS is sampled), BENCH_HTTP_CLIENT (node | undici).
  */
 import { spawn } from 'node:child_process';
@@ -37,6 +37,7 @@ import { createLogger, startRuntime, type Runtime } from '../src/runtime';
 import { startDevServer, type DevServer } from '../src/temporal/dev-server';
 import { WORKFLOWS_PATH } from '../src/temporal/worker';
 import { cpuMeter, findProcesses, fmt, freePort, httpLoad, printTable, runConcurrent, type CpuSources } from './support';
+import { startCommand } from '../test/support/service-process';
 
 // undici 8 does not load on Node 20 here: the one-by-one loop uses node:http unless told otherwise.
 process.env.BENCH_HTTP_CLIENT ??= 'node';
@@ -85,6 +86,13 @@ const GOODS: [name: string, sku: string, price: string][] = [
   ['İpek eşarp', 'IE-LALE', '599.00'],
   ['Lokum kutusu 500 g', 'LK-500', '210.75'],
 ];
+
+/** CSV records (line items) of shopifyCsv(_, n): order i has 1 + i % 3 of them. */
+function shopifyRows(n: number): number {
+  let rows = 0;
+  for (let i = 0; i < n; i++) rows += 1 + (i % 3);
+  return rows;
+}
 
 function shopifyCsv(prefix: string, n: number): string {
   const lines = [HEADER.join(',')];
@@ -187,6 +195,8 @@ interface Result {
   note?: string;
   /** CPU seconds used during the run: this process, the Temporal server, PostgreSQL backends */
   cpu?: Record<string, number>;
+  /** (b) only: starts per second the server accepted, before the worker had run them */
+  acceptedRate?: number;
 }
 
 let cpuSources: CpuSources = {};
@@ -212,15 +222,25 @@ async function benchBareStarts(address: string): Promise<Result> {
     const meter = await cpuMeter(cpuSources);
     const t0 = performance.now();
     await runConcurrent(N, BARE_C, async (i) => void (await start(i)));
-    const seconds = (performance.now() - t0) / 1000;
-    const cpu = await meter.stop();
-    // Let the worker finish them before the next phase measures anything.
-    for (let i = 0; i < 120; i++) {
+    const acceptedSeconds = (performance.now() - t0) / 1000;
+    // Accepted is not run: each start queues a first workflow task. The import's rate counts its workflows
+    // as done only once the worker has run them (its back-pressure), so (b) counts until the worker has too.
+    for (let i = 0; i < 1200; i++) {
       const { count } = await client.workflow.count(`TaskQueue = "${taskQueue}" AND ExecutionStatus = "Running"`);
       if (count === 0) break;
-      await sleep(500);
+      await sleep(100);
     }
-    return { name: '(b) bare workflow starts (empty workflow)', orders: N, seconds, rate: N / seconds, note: `${BARE_C} concurrent starts`, cpu };
+    const seconds = (performance.now() - t0) / 1000;
+    const cpu = await meter.stop();
+    return {
+      name: '(b) bare workflow starts (empty workflow)',
+      orders: N,
+      seconds,
+      rate: N / seconds,
+      acceptedRate: N / acceptedSeconds,
+      note: `${BARE_C} concurrent starts; accepted by the server at ${fmt(N / acceptedSeconds, 0)}/s, run by the worker at ${fmt(N / seconds, 0)}/s`,
+      cpu,
+    };
   } finally {
     worker.shutdown();
     await running.catch(() => undefined);
@@ -290,9 +310,12 @@ async function benchMemory(temporalAddress: string): Promise<Result & { rssPeakM
   const port = await freePort();
   const apiKey = `cf_benchMemory${RUN_ID}000000000000000001`.slice(0, 35);
   if (!scratch.url) await scratch.db.close(); // PGlite: the service opens its own under DATA_DIR
-  const child = spawn(process.execPath, ['--import', 'tsx', process.env.X_ENTRY ?? join(__dirname, '..', 'src', 'main.ts')], {
+  // Exactly what `npm start` runs (its V8 heap limits included), without npm's own process in between.
+  const start = startCommand();
+  const child = spawn(process.execPath, start.args, {
     cwd: join(__dirname, '..'),
     env: {
+      ...start.env,
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -317,7 +340,7 @@ async function benchMemory(temporalAddress: string): Promise<Result & { rssPeakM
     }
     const orders = Math.round(MEMORY_ROWS / 2); // 1 to 3 line items: 2 rows per order on average
     const csv = shopifyCsv('M', orders);
-    const rows = csv.split('\n').length - 2;
+    const rows = shopifyRows(orders);
     const idle = rssMb(child.pid!) ?? Number.NaN;
     let peak = 0;
     const sampler = setInterval(() => (peak = Math.max(peak, rssMb(child.pid!) ?? 0)), 250);
@@ -350,7 +373,7 @@ async function main(): Promise<void> {
     await runtime.app!.listen({ host: '127.0.0.1', port: 0 });
     const origin = `http://127.0.0.1:${(runtime.app!.server.address() as { port: number }).port}`;
     const csv = shopifyCsv('B', N);
-    const rows = csv.split('\n').length - 2;
+    const rows = shopifyRows(N);
     console.log(`Temporal dev server ${devServer.address} (in memory); ${scratch.label}; file: ${N} orders, ${rows} rows, ${fmt(Buffer.byteLength(csv) / 1024 / 1024, 1)} MB`);
 
     const port = devServer.address.split(':').pop()!;
@@ -417,7 +440,11 @@ async function main(): Promise<void> {
     if (drafts && oneByOne && bare) {
       const vsA = drafts.rate / oneByOne.rate;
       const vsB = drafts.rate / bare.rate;
-      console.log(`\nTargets (drafts only): ≥ 3× one by one → ${fmt(vsA, 2)}× ${vsA >= 3 ? 'MET' : 'NOT MET'}; ≥ 0.5× bare starts → ${fmt(vsB, 2)}× ${vsB >= 0.5 ? 'MET' : 'NOT MET'}`);
+      const vsAccepted = drafts.rate / (bare.acceptedRate ?? bare.rate);
+      console.log(
+        `\nTargets (drafts only): ≥ 3× one by one → ${fmt(vsA, 2)}× ${vsA >= 3 ? 'MET' : 'NOT MET'}; ≥ 0.5× bare starts run by the worker → ${fmt(vsB, 2)}× ${vsB >= 0.5 ? 'MET' : 'NOT MET'}` +
+          ` (≥ 0.5× bare starts merely accepted → ${fmt(vsAccepted, 2)}× ${vsAccepted >= 0.5 ? 'MET' : 'NOT MET'})`,
+      );
     }
   } finally {
     await runtime?.stop().catch(() => undefined);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { exited, isAlive, serviceFixture } from '../support/service-process';
 
@@ -15,6 +16,21 @@ beforeAll(async () => {
   service = await serviceFixture('restart', API_KEY, { ADDRESS_COUNTRIES: 'TR' });
 });
 afterAll(async () => service?.cleanup());
+
+/** pids of running Temporal dev servers started with files under `dir` */
+function devServersOf(dir: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        return cmdline.includes('start-dev') && cmdline.includes(dir);
+      } catch {
+        return false; // exited meanwhile
+      }
+    })
+    .map(Number);
+}
 
 const devServerPid = () => Number(readFileSync(join(service.dataDir, 'temporal', 'temporal-dev.pid'), 'utf8'));
 
@@ -60,4 +76,22 @@ describe('npm start survives kill -9', () => {
       if (first.exitCode === null) first.kill('SIGKILL');
     }
   }, 240_000);
+});
+
+describe('npm start on a taken port', () => {
+  it('exits with 1 and leaves no dev server running', async () => {
+    // Another program holds the API port; the dev server and worker start before the API listens.
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(Number(new URL(service.base).port), '127.0.0.1', resolve));
+    try {
+      const child = service.start();
+      expect(await exited(child)).toBe(1);
+      expect(child.stderrTail()).toContain('EADDRINUSE');
+      // Its dev server (the one process whose command line names this DATA_DIR) is gone, and so is its pid file.
+      expect(devServersOf(service.dataDir)).toEqual([]);
+      expect(existsSync(join(service.dataDir, 'temporal', 'temporal-dev.pid'))).toBe(false);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  }, 120_000);
 });

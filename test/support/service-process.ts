@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,8 +10,25 @@ import { freePort } from './ports';
 const ROOT = join(__dirname, '..', '..');
 
 /** `npm start` as a user runs it, as one child process (so kill -9 reaches the service itself). */
+/**
+ * What `npm start` runs, to run it without npm's process in between: its environment settings (the
+ * `NAME=value` words before `node`) and node's arguments (V8 heap limits included).
+ */
+export function startCommand(): { env: Record<string, string>; args: string[] } {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const words = pkg.scripts.start.split(/\s+/);
+  const env: Record<string, string> = {};
+  while (/^[A-Z_]+=/.test(words[0])) {
+    const [name, value] = words.shift()!.split('=');
+    env[name] = value;
+  }
+  if (words.shift() !== 'node') throw new Error(`npm start does not run node: ${pkg.scripts.start}`);
+  return { env, args: words };
+}
+
 export function spawnService(env: NodeJS.ProcessEnv): ChildProcess & { stderrTail: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'main.ts')], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const start = startCommand();
+  const child = spawn(process.execPath, start.args, { cwd: ROOT, env: { ...start.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let tail = '';
   child.stderr?.on('data', (c: Buffer) => (tail = (tail + c.toString()).slice(-3000)));
   return Object.assign(child, { stderrTail: () => tail });
