@@ -27,11 +27,11 @@ import { DefaultLogger, bundleWorkflowCode, type WorkflowBundleWithSourceMap } f
 import Fastify from 'fastify';
 import { loadConfig } from '../src/config';
 import { createCustomer } from '../src/db/customers.repository';
-import { openDatabase, type Database } from '../src/db/database';
+import type { Database } from '../src/db/database';
 import { createLogger, startRuntime, type Runtime } from '../src/runtime';
 import { startDevServer, type DevServer } from '../src/temporal/dev-server';
 import { WORKFLOWS_PATH } from '../src/temporal/worker';
-import { cpuMeter, findProcesses, fmt, freePort, httpLoad, printTable, summarize, type HttpLoadResult } from './support';
+import { cpuMeter, findProcesses, fmt, freePort, httpLoad, openScratchDatabase, printTable, summarize, type HttpLoadResult } from './support';
 
 const TARGET_PER_SEC = 250;
 
@@ -180,42 +180,6 @@ async function benchBareFastify(): Promise<TargetResult> {
   }
 }
 
-interface Scratch {
-  db: Database;
-  label: string;
-  /** PostgreSQL: the server processes serving the scratch database */
-  backendPids?: () => Promise<number[]>;
-  drop(): Promise<void>;
-}
-
-async function openScratch(kind: 'pglite' | 'postgres'): Promise<Scratch> {
-  if (kind === 'pglite') {
-    const db = await openDatabase({});
-    return { db, label: 'PGlite (in memory)', drop: () => db.close() };
-  }
-  const name = `cf_bench_${randomBytes(6).toString('hex')}`;
-  const admin = await openDatabase({ url: DATABASE_URL, poolSize: 1 });
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } catch (error) {
-    await admin.close();
-    throw error;
-  }
-  const url = new URL(DATABASE_URL);
-  url.pathname = `/${name}`;
-  const db = await openDatabase({ url: url.toString(), poolSize: PG_POOL });
-  return {
-    db,
-    label: `PostgreSQL (pool ${PG_POOL})`,
-    backendPids: async () => (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [name])).rows.map((r) => Number(r.pid)),
-    drop: async () => {
-      await db.close().catch(() => undefined);
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.close();
-    },
-  };
-}
-
 interface TemporalServer {
   address: string;
   /** its processes, for CPU accounting */
@@ -223,7 +187,7 @@ interface TemporalServer {
 }
 
 async function benchDrafts(kind: 'pglite' | 'postgres', temporal: TemporalServer, bundle: WorkflowBundleWithSourceMap): Promise<TargetResult> {
-  const scratch = await openScratch(kind);
+  const scratch = await openScratchDatabase(kind, DATABASE_URL, PG_POOL);
   let runtime: Runtime | undefined;
   try {
     const config = loadConfig({

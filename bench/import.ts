@@ -28,7 +28,6 @@ import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import { loadConfig } from '../src/config';
 import { createCustomer } from '../src/db/customers.repository';
-import { openDatabase, type Database } from '../src/db/database';
 import { bufferSource, readCsvRecords } from '../src/feeds/csv-stream';
 import { parseImportOptions } from '../src/feeds/import-options';
 import { mapOrder, orderGroups } from '../src/feeds/order-mapper';
@@ -36,7 +35,7 @@ import { csvField, resolveLayout } from '../src/feeds/presets';
 import { createLogger, startRuntime, type Runtime } from '../src/runtime';
 import { startDevServer, type DevServer } from '../src/temporal/dev-server';
 import { WORKFLOWS_PATH } from '../src/temporal/worker';
-import { cpuMeter, findProcesses, fmt, freePort, httpLoad, printTable, runConcurrent, type CpuSources } from './support';
+import { cpuMeter, findProcesses, fmt, freePort, httpLoad, openScratchDatabase, printTable, runConcurrent, type CpuSources, type ScratchDatabase } from './support';
 import { startCommand } from '../test/support/service-process';
 
 // undici 8 does not load on Node 20 here: the one-by-one loop uses node:http unless told otherwise.
@@ -154,38 +153,6 @@ async function draftBodies(csv: string): Promise<string[]> {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-
-interface Scratch {
-  db: Database;
-  label: string;
-  /** PostgreSQL: the server processes serving the scratch database */
-  backendPids?: () => Promise<number[]>;
-  drop(): Promise<void>;
-}
-
-async function openScratch(): Promise<Scratch & { url?: string }> {
-  if (DB_KIND === 'pglite') {
-    const db = await openDatabase({});
-    return { db, label: 'PGlite (in memory)', drop: () => db.close() };
-  }
-  const name = `cf_bench_${randomBytes(6).toString('hex')}`;
-  const admin = await openDatabase({ url: DATABASE_URL, poolSize: 1 });
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(DATABASE_URL);
-  url.pathname = `/${name}`;
-  const db = await openDatabase({ url: url.toString(), poolSize: 20 });
-  return {
-    db,
-    url: url.toString(),
-    label: 'PostgreSQL (pool 20)',
-    backendPids: async () => (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [name])).rows.map((r) => Number(r.pid)),
-    drop: async () => {
-      await db.close().catch(() => undefined);
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.close();
-    },
-  };
-}
 
 interface Result {
   name: string;
@@ -305,7 +272,7 @@ function rssMb(pid: number): number | undefined {
 
 /** Bounded memory: the service as its own process (API + worker) imports a file of MEMORY_ROWS rows; its RSS is sampled. */
 async function benchMemory(temporalAddress: string): Promise<Result & { rssPeakMb: number }> {
-  const scratch = await openScratch();
+  const scratch = await openScratchDatabase(DB_KIND, DATABASE_URL);
   const dataDir = mkdtempSync(join(tmpdir(), 'consignflow-bench-memory-'));
   const port = await freePort();
   const apiKey = `cf_benchMemory${RUN_ID}000000000000000001`.slice(0, 35);
@@ -362,12 +329,12 @@ async function main(): Promise<void> {
   const loadAtStart = loadavg()[0];
   let devServer: DevServer | undefined;
   let runtime: Runtime | undefined;
-  let scratch: Scratch | undefined;
+  let scratch: ScratchDatabase | undefined;
   process.once('SIGINT', () => void devServer?.stop().finally(() => process.exit(130)));
   try {
     const bundling = bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
     devServer = await startDevServer({ port: await freePort(), namespace: 'default' });
-    scratch = await openScratch();
+    scratch = await openScratchDatabase(DB_KIND, DATABASE_URL);
     const config = loadConfig({ TEMPORAL_ADDRESS: devServer.address, TEMPORAL_TASK_QUEUE: `bench-import-${RUN_ID}`, PUBLIC_BASE_URL: 'http://consignflow.bench', LOG_LEVEL: 'silent', ADDRESS_COUNTRIES: 'none' });
     runtime = await startRuntime(config, { api: true, worker: true, db: scratch.db, workflowBundle: await bundling, logger: createLogger('silent') });
     await runtime.app!.listen({ host: '127.0.0.1', port: 0 });

@@ -3,9 +3,11 @@
  * loop over one keep-alive connection pool (undici, or node:http where undici cannot load), process CPU
  * accounting and plain-text tables.
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { openDatabase, type Database } from '../src/db/database';
 
 /** Nearest-rank percentile of an ascending array (p in 0..100); NaN when empty. */
 export function percentile(sorted: readonly number[], p: number): number {
@@ -316,3 +318,45 @@ export function formatTable(headers: readonly string[], rows: readonly (readonly
 export function printTable(headers: readonly string[], rows: readonly (readonly (string | number)[])[]): void {
   console.log(formatTable(headers, rows));
 }
+
+/** A database a benchmark runs on and throws away: PGlite in memory, or a fresh database on a PostgreSQL server. */
+export interface ScratchDatabase {
+  db: Database;
+  label: string;
+  /** PostgreSQL: the scratch database's URL */
+  url?: string;
+  /** PostgreSQL: the server processes serving the scratch database */
+  backendPids?: () => Promise<number[]>;
+  drop(): Promise<void>;
+}
+
+/** Opens a scratch database: `postgres` creates cf_bench_<random> on the server at `serverUrl`; drop() removes it. */
+export async function openScratchDatabase(kind: 'pglite' | 'postgres', serverUrl: string, poolSize = 20): Promise<ScratchDatabase> {
+  if (kind === 'pglite') {
+    const db = await openDatabase({});
+    return { db, label: 'PGlite (in memory)', drop: () => db.close() };
+  }
+  const name = `cf_bench_${randomBytes(6).toString('hex')}`;
+  const admin = await openDatabase({ url: serverUrl, poolSize: 1 });
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } catch (error) {
+    await admin.close();
+    throw error;
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const db = await openDatabase({ url: url.toString(), poolSize });
+  return {
+    db,
+    url: url.toString(),
+    label: `PostgreSQL (pool ${poolSize})`,
+    backendPids: async () => (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [name])).rows.map((r) => Number(r.pid)),
+    drop: async () => {
+      await db.close().catch(() => undefined);
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.close();
+    },
+  };
+}
+

@@ -38,12 +38,11 @@ import { appendStatusEvent } from '../activities/events';
 import { createWebhookActivities } from '../activities/webhooks.activities';
 import { loadConfig } from '../src/config';
 import { createCustomer } from '../src/db/customers.repository';
-import { openDatabase, type Database } from '../src/db/database';
 import { STATUS } from '../src/domain/statuses';
 import { createLogger, startRuntime, type Runtime } from '../src/runtime';
 import { startDevServer, type DevServer } from '../src/temporal/dev-server';
 import { WORKFLOWS_PATH } from '../src/temporal/worker';
-import { cpuMeter, findProcesses, fmt, freePort, printTable, summarize } from './support';
+import { cpuMeter, findProcesses, fmt, freePort, openScratchDatabase, printTable, summarize } from './support';
 
 const TARGET_PER_SEC = 200;
 const MODE = (process.env.BENCH_MODE || 'outbox').trim();
@@ -179,36 +178,6 @@ async function produceThroughApi(runtime: Runtime, apiKey: string): Promise<numb
   return ids;
 }
 
-interface Scratch {
-  db: Database;
-  label: string;
-  backendPids?: () => Promise<number[]>;
-  drop(): Promise<void>;
-}
-
-async function openScratch(kind: 'pglite' | 'postgres'): Promise<Scratch> {
-  if (kind === 'pglite') {
-    const db = await openDatabase({});
-    return { db, label: 'PGlite (in memory)', drop: () => db.close() };
-  }
-  const name = `cf_bench_${randomBytes(6).toString('hex')}`;
-  const admin = await openDatabase({ url: DATABASE_URL, poolSize: 1 });
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(DATABASE_URL);
-  url.pathname = `/${name}`;
-  const db = await openDatabase({ url: url.toString(), poolSize: 20 });
-  return {
-    db,
-    label: 'PostgreSQL (pool 20)',
-    backendPids: async () => (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [name])).rows.map((r) => Number(r.pid)),
-    drop: async () => {
-      await db.close().catch(() => undefined);
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.close();
-    },
-  };
-}
-
 interface Result {
   label: string;
   /** delivery workflow runs (continue-as-new and restarts after idle each count) */
@@ -226,7 +195,7 @@ interface Result {
 }
 
 async function benchOne(kind: 'pglite' | 'postgres', address: string, bundle: WorkflowBundleWithSourceMap): Promise<Result> {
-  const scratch = await openScratch(kind);
+  const scratch = await openScratchDatabase(kind, DATABASE_URL);
   let runtime: Runtime | undefined;
   const receiver = await startReceiver();
   try {
