@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { exited, isAlive, serviceFixture } from '../support/service-process';
 
@@ -92,6 +93,23 @@ describe('npm start on a taken port', () => {
       expect(existsSync(join(service.dataDir, 'temporal', 'temporal-dev.pid'))).toBe(false);
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
+    }
+  }, 120_000);
+});
+
+describe('npm start under a process manager', () => {
+  it('stops everything when npm itself gets SIGTERM', async () => {
+    const npm = service.start(true);
+    try {
+      await service.waitHealthy(npm);
+      const devServer = devServerPid();
+      expect(await service.stop(npm)).toBe(0);
+      // npm's child is the service itself (`exec`), so the signal reached it: no service, no dev server left.
+      for (let i = 0; i < 50 && isAlive(devServer); i++) await sleep(100);
+      expect(isAlive(devServer)).toBe(false);
+      expect(await fetch(`${service.base}/healthz`).then(() => 'answering', () => 'gone')).toBe('gone');
+    } finally {
+      if (npm.exitCode === null) npm.kill('SIGKILL');
     }
   }, 120_000);
 });

@@ -9,15 +9,15 @@ import { freePort } from './ports';
 
 const ROOT = join(__dirname, '..', '..');
 
-/** `npm start` as a user runs it, as one child process (so kill -9 reaches the service itself). */
 /**
  * What `npm start` runs, to run it without npm's process in between: its environment settings (the
- * `NAME=value` words before `node`) and node's arguments (V8 heap limits included).
+ * `NAME=value` words of `exec env … node`) and node's arguments (V8 heap limits included).
  */
 export function startCommand(): { env: Record<string, string>; args: string[] } {
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
   const words = pkg.scripts.start.split(/\s+/);
   const env: Record<string, string> = {};
+  if (words[0] === 'exec' && words[1] === 'env') words.splice(0, 2);
   while (/^[A-Z_]+=/.test(words[0])) {
     const [name, value] = words.shift()!.split('=');
     env[name] = value;
@@ -26,9 +26,15 @@ export function startCommand(): { env: Record<string, string>; args: string[] } 
   return { env, args: words };
 }
 
-export function spawnService(env: NodeJS.ProcessEnv): ChildProcess & { stderrTail: () => string } {
+/**
+ * `npm start` as a user runs it: by default what it runs, as one child process (so kill -9 reaches the
+ * service itself); with `viaNpm`, npm itself (so a signal reaches npm first, as from a process manager).
+ */
+export function spawnService(env: NodeJS.ProcessEnv, viaNpm = false): ChildProcess & { stderrTail: () => string } {
   const start = startCommand();
-  const child = spawn(process.execPath, start.args, { cwd: ROOT, env: { ...start.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = viaNpm
+    ? spawn('npm', ['start', '--silent'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] })
+    : spawn(process.execPath, start.args, { cwd: ROOT, env: { ...start.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let tail = '';
   child.stderr?.on('data', (c: Buffer) => (tail = (tail + c.toString()).slice(-3000)));
   return Object.assign(child, { stderrTail: () => tail });
@@ -99,7 +105,7 @@ export async function serviceFixture(name: string, apiKey: string, extraEnv: Rec
   return {
     base,
     dataDir,
-    start: () => spawnService(env),
+    start: (viaNpm = false) => spawnService(env, viaNpm),
     waitHealthy: (child: ReturnType<typeof spawnService>) => waitHealthy(base, child),
     async api<T = { id: number; status: number } & Record<string, unknown>>(method: string, path: string, body?: unknown) {
       const res = await fetch(`${base}${path}`, {
