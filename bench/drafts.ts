@@ -31,7 +31,7 @@ import type { Database } from '../src/db/database';
 import { createLogger, startRuntime, type Runtime } from '../src/runtime';
 import { startDevServer, type DevServer } from '../src/temporal/dev-server';
 import { WORKFLOWS_PATH } from '../src/temporal/worker';
-import { cpuMeter, findProcesses, fmt, freePort, httpLoad, openScratchDatabase, printTable, summarize, type HttpLoadResult } from './support';
+import { cpuMeter, findProcesses, fmt, freePort, httpLoad, openScratchDatabase, printTable, runBench, summarize, type HttpLoadResult } from './support';
 
 const TARGET_PER_SEC = 250;
 
@@ -371,10 +371,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -35,7 +35,7 @@ import { csvField, resolveLayout } from '../src/feeds/presets';
 import { createLogger, startRuntime, type Runtime } from '../src/runtime';
 import { startDevServer, type DevServer } from '../src/temporal/dev-server';
 import { WORKFLOWS_PATH } from '../src/temporal/worker';
-import { cpuMeter, findProcesses, fmt, freePort, httpLoad, openScratchDatabase, printTable, runConcurrent, type CpuSources, type ScratchDatabase } from './support';
+import { cpuMeter, findProcesses, fmt, freePort, httpLoad, openScratchDatabase, printTable, runBench, runConcurrent, type CpuSources, type ScratchDatabase } from './support';
 import { startCommand } from '../test/support/service-process';
 
 // undici 8 does not load on Node 20 here: the one-by-one loop uses node:http unless told otherwise.
@@ -420,10 +420,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

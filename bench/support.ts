@@ -360,3 +360,14 @@ export async function openScratchDatabase(kind: 'pglite' | 'postgres', serverUrl
   };
 }
 
+/** Runs a benchmark's main and exits (0, or 1 with the error printed): servers and pools it leaves open do not hold the process. */
+export function runBench(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
+

@@ -42,7 +42,7 @@ import { STATUS } from '../src/domain/statuses';
 import { createLogger, startRuntime, type Runtime } from '../src/runtime';
 import { startDevServer, type DevServer } from '../src/temporal/dev-server';
 import { WORKFLOWS_PATH } from '../src/temporal/worker';
-import { cpuMeter, findProcesses, fmt, freePort, openScratchDatabase, printTable, summarize } from './support';
+import { cpuMeter, findProcesses, fmt, freePort, openScratchDatabase, printTable, runBench, summarize } from './support';
 
 const TARGET_PER_SEC = 200;
 const MODE = (process.env.BENCH_MODE || 'outbox').trim();
@@ -349,10 +349,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

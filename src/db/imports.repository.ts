@@ -32,18 +32,8 @@ export interface ImportCounts {
   cancelled: number;
 }
 
-export interface ImportRecord {
-  id: string;
-  customerId: number;
-  userId: number | null;
-  fileId: string;
-  fileName: string | null;
-  fileBytes: number;
-  fileSha256: string;
-  delimiter: string;
-  header: string[];
-  totalRows: number;
-  options: ImportOptions;
+/** An import as stored: what it was created with, and how far it has come. */
+export interface ImportRecord extends NewImport {
   state: ImportState;
   counts: ImportCounts;
   ordersDone: number;
