@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { createConsignmentService, type ConsignmentService } from '../src/api/services/consignments.service';
+import { createConsignmentService, type ConsignmentService } from '../src/services/consignments.service';
 import type { CarrierRegistry } from '../src/carriers/registry';
 import { findConsignment } from '../src/db/consignments.repository';
 import type { Caller } from '../src/db/customers.repository';

@@ -16,9 +16,9 @@ import { labelRoutes } from './routes/labels.routes';
 import { sandboxRoutes } from './routes/sandbox.routes';
 import { providerRoutes } from './routes/providers.routes';
 import { webhookRoutes } from './routes/webhooks.routes';
-import type { ConsignmentService } from './services/consignments.service';
-import type { ImportService } from './services/imports.service';
-import type { WebhookService } from './services/webhooks.service';
+import type { ConsignmentService } from '../services/consignments.service';
+import type { ImportService } from '../services/imports.service';
+import type { WebhookService } from '../services/webhooks.service';
 
 export interface AppDeps {
   db: Database;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pino from 'pino';
 import { Writable } from 'node:stream';
 import { buildApp } from '../../src/api/app';
-import type { ConsignmentService } from '../../src/api/services/consignments.service';
+import type { ConsignmentService } from '../../src/services/consignments.service';
 import { createLabelLinks } from '../../src/labels/label-links';
 import { startTestService, type TestService } from '../support/test-service';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp, type AppDeps } from '../../src/api/app';
-import type { ConsignmentService } from '../../src/api/services/consignments.service';
+import type { ConsignmentService } from '../../src/services/consignments.service';
 import { createLabelLinks } from '../../src/labels/label-links';
 import { createCustomer } from '../../src/db/customers.repository';
 import type { Database } from '../../src/db/database';

@@ -3,7 +3,7 @@ import { DomainError } from '../../domain/errors';
 import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
 import type { LabelLinks } from '../../labels/label-links';
 import { toDetailResponse, type ProviderDirectory } from '../mappers/consignment.mapper';
-import type { ConsignmentService } from '../services/consignments.service';
+import type { ConsignmentService } from '../../services/consignments.service';
 import { parseId } from './params';
 
 export interface ConsignmentRouteDeps {

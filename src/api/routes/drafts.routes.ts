@@ -5,7 +5,7 @@ import { DomainError } from '../../domain/errors';
 import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
 import { toDraftResponse } from '../mappers/consignment.mapper';
 import { idempotent } from '../plugins/idempotency';
-import type { ConsignmentService, LabelFormat } from '../services/consignments.service';
+import type { ConsignmentService, LabelFormat } from '../../services/consignments.service';
 import { parseId } from './params';
 
 /** SPEC §4.2–4.4: create (idempotent) and partially update draft consignments. */

@@ -8,7 +8,7 @@ import { csvField, templateCsv } from '../../feeds/presets';
 import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
 import { toImportResponse } from '../mappers/import.mapper';
 import { idempotent } from '../plugins/idempotency';
-import type { ImportService, StoredUpload } from '../services/imports.service';
+import type { ImportService, StoredUpload } from '../../services/imports.service';
 
 /** A JSON body carries the whole file in memory: kept smaller than multipart uploads, which stream. */
 export const JSON_IMPORT_LIMIT_BYTES = 10 * 1024 * 1024;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { DomainError } from '../../domain/errors';
 import type { LabelLinks } from '../../labels/label-links';
-import { LABEL_CONTENT_TYPES, type ConsignmentService } from '../services/consignments.service';
+import { LABEL_CONTENT_TYPES, type ConsignmentService } from '../../services/consignments.service';
 
 /**
  * `GET /api/v1/labels/{id}/{file_name}?hash=…`: the signed label download (no API key). `{barcode}.pdf`

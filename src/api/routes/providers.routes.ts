@@ -7,7 +7,7 @@ import { DomainError, type Issue } from '../../domain/errors';
 import { statusMessage, statusName } from '../../domain/statuses';
 import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
 import { formatTimestamp } from '../mappers/consignment.mapper';
-import type { ConsignmentService } from '../services/consignments.service';
+import type { ConsignmentService } from '../../services/consignments.service';
 
 const pushBody = z.object({
   events: z

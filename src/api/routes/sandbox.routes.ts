@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { TRACKING_EVENTS } from '../../carriers/carrier';
 import { DomainError } from '../../domain/errors';
 import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
-import type { ConsignmentService } from '../services/consignments.service';
+import type { ConsignmentService } from '../../services/consignments.service';
 import { parseId } from './params';
 
 const eventBody = z.object({

@@ -3,8 +3,8 @@ import { DomainError } from '../../domain/errors';
 import { parseWebhookInput, type WebhookInput } from '../../domain/webhook';
 import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
 import { toDeliveryResponse, toWebhookDetail, toWebhookResponse } from '../mappers/webhook.mapper';
-import type { WebhookService } from '../services/webhooks.service';
-import { pageResponse, parsePageRequest } from './pagination';
+import type { WebhookService } from '../../services/webhooks.service';
+import { pageResponse, parsePageRequest } from '../../domain/pagination';
 
 type WebhookParams = { Params: { webhook_id: string } };
 

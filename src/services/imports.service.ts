@@ -1,11 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import { cancelImportUpdate, type ImportTuning } from '../../../workflows/import.messages';
-import { importWorkflow } from '../../../workflows/import.workflow';
-import { importWorkflowId } from '../../../workflows/ids';
-import { SA } from '../../../workflows/search-attributes';
-import type { Caller } from '../../db/customers.repository';
-import type { Database } from '../../db/database';
+import { cancelImportUpdate, type ImportTuning } from '../../workflows/import.messages';
+import { importWorkflow } from '../../workflows/import.workflow';
+import { importWorkflowId } from '../../workflows/ids';
+import { SA } from '../../workflows/search-attributes';
+import type { Caller } from '../db/customers.repository';
+import type { Database } from '../db/database';
 import {
   FINISHED_STATES,
   countOrderErrors,
@@ -17,15 +17,15 @@ import {
   listImports,
   listOrderErrors,
   type ImportRecord,
-} from '../../db/imports.repository';
-import { DomainError, type Issue } from '../../domain/errors';
-import { processingIssues } from '../../domain/processing';
-import { CsvScanner, CsvSyntaxError } from '../../feeds/csv-stream';
-import { parseImportOptions, type ImportOptions } from '../../feeds/import-options';
-import { needsConsignorOption, type OrderIssue } from '../../feeds/order-mapper';
-import { hasColumn, resolveLayout } from '../../feeds/presets';
-import { ERROR_MESSAGES, translate, type Locale } from '../../i18n/messages';
-import { toDomainError } from '../../temporal/failures';
+} from '../db/imports.repository';
+import { DomainError, type Issue } from '../domain/errors';
+import { processingIssues } from '../domain/processing';
+import { CsvScanner, CsvSyntaxError } from '../feeds/csv-stream';
+import { parseImportOptions, type ImportOptions } from '../feeds/import-options';
+import { needsConsignorOption, type OrderIssue } from '../feeds/order-mapper';
+import { hasColumn, resolveLayout } from '../feeds/presets';
+import { ERROR_MESSAGES, translate, type Locale } from '../i18n/messages';
+import { toDomainError } from '../temporal/failures';
 
 /** Largest accepted file (multipart); JSON bodies have their own, smaller limit (imports.routes.ts). */
 export const MAX_IMPORT_FILE_BYTES = 50 * 1024 * 1024;

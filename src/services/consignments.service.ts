@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
-import { consignmentWorkflow } from '../../../workflows/consignment.workflow';
+import { consignmentWorkflow } from '../../workflows/consignment.workflow';
 import {
   cancelUpdate,
   carrierEventSignal,
@@ -8,19 +8,19 @@ import {
   processDraftUpdate,
   updateDraftUpdate,
   type CarrierEvent,
-} from '../../../workflows/consignment.messages';
-import { consignmentWorkflowId } from '../../../workflows/ids';
-import { SA } from '../../../workflows/search-attributes';
-import { isServiceBarcode } from '../../carriers/barcode';
-import { findByTrackingCode, findConsignment, findConsignmentUuid, findHistory, isReferenceTaken, type ConsignmentKey } from '../../db/consignments.repository';
-import { findLabelFile, findLabels, type LabelSummary } from '../../db/labels.repository';
-import type { Caller } from '../../db/customers.repository';
-import type { Queryable } from '../../db/database';
-import type { ConsignmentRecord, HistoryEntry } from '../../domain/consignment';
-import type { DraftInput } from '../../domain/draft';
-import { DomainError, type ErrorCode } from '../../domain/errors';
-import { STATUS, statusName } from '../../domain/statuses';
-import { toDomainError } from '../../temporal/failures';
+} from '../../workflows/consignment.messages';
+import { consignmentWorkflowId } from '../../workflows/ids';
+import { SA } from '../../workflows/search-attributes';
+import { isServiceBarcode } from '../carriers/barcode';
+import { findByTrackingCode, findConsignment, findConsignmentUuid, findHistory, isReferenceTaken, type ConsignmentKey } from '../db/consignments.repository';
+import { findLabelFile, findLabels, type LabelSummary } from '../db/labels.repository';
+import type { Caller } from '../db/customers.repository';
+import type { Queryable } from '../db/database';
+import type { ConsignmentRecord, HistoryEntry } from '../domain/consignment';
+import type { DraftInput } from '../domain/draft';
+import { DomainError, type ErrorCode } from '../domain/errors';
+import { STATUS, statusName } from '../domain/statuses';
+import { toDomainError } from '../temporal/failures';
 
 export interface ConsignmentServiceDeps {
   db: Queryable;

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import type { Caller } from '../../db/customers.repository';
-import type { Queryable } from '../../db/database';
-import { deleteWebhook, findEvent, findWebhook, insertWebhook, listDeliveries, listWebhooks, updateWebhook, type WebhookRecord } from '../../db/webhooks.repository';
-import { DomainError } from '../../domain/errors';
-import { WEBHOOK_STATUS, type WebhookInput } from '../../domain/webhook';
-import type { WebhookDispatcher } from '../../webhooks/dispatch';
-import { generateSecret } from '../../webhooks/signature';
-import { resolveTarget, TargetRefusedError, type Resolver } from '../../webhooks/ssrf';
-import type { PageRequest } from '../routes/pagination';
+import type { Caller } from '../db/customers.repository';
+import type { Queryable } from '../db/database';
+import { deleteWebhook, findEvent, findWebhook, insertWebhook, listDeliveries, listWebhooks, updateWebhook, type WebhookRecord } from '../db/webhooks.repository';
+import { DomainError } from '../domain/errors';
+import { WEBHOOK_STATUS, type WebhookInput } from '../domain/webhook';
+import type { WebhookDispatcher } from '../webhooks/dispatch';
+import { generateSecret } from '../webhooks/signature';
+import { resolveTarget, TargetRefusedError, type Resolver } from '../webhooks/ssrf';
+import type { PageRequest } from '../domain/pagination';
 
 export interface WebhookServiceDeps {
   db: Queryable;
