@@ -1,11 +1,6 @@
-import { createHash } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Context } from '@temporalio/activity';
-import type { Client } from '@temporalio/client';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { createConsignmentService, type ConsignmentService } from '../src/services/consignments.service';
 import type { CarrierRegistry } from '../src/carriers/registry';
-import { findConsignment } from '../src/db/consignments.repository';
+import { findByReferences, findConsignment, findDraftStarts } from '../src/db/consignments.repository';
 import type { Caller } from '../src/db/customers.repository';
 import type { Database } from '../src/db/database';
 import {
@@ -19,71 +14,35 @@ import {
   readFile,
   recordTransitions,
   type ImportRecord,
-  type ImportState,
   type OrderTransition,
   type ParseCursor,
   type ParsedOrder,
   type StoredOrder,
 } from '../src/db/imports.repository';
+import { importOrderUuid } from '../src/domain/derived-uuid';
 import { DomainError, type Issue } from '../src/domain/errors';
-import { STATUS, statusMessage, statusName } from '../src/domain/statuses';
+import { STATUS, statusMessage } from '../src/domain/statuses';
 import { readCsvRecords } from '../src/feeds/csv-stream';
 import { mapOrder, orderGroups, type OrderIssue } from '../src/feeds/order-mapper';
 import { resolveLayout } from '../src/feeds/presets';
-import { toDomainError } from '../src/temporal/failures';
-import { consignmentWorkflow } from '../workflows/consignment.workflow';
-import { consignmentWorkflowId } from '../workflows/ids';
-import type { ParsedPage } from '../workflows/import.messages';
-import { SA } from '../workflows/search-attributes';
+import type { ConsignmentService } from '../src/services/consignments.service';
+import type { ConsignmentStarter } from '../src/temporal/consignment.starter';
+import type { ImportActivities } from '../workflows/activities';
 import { asActivity } from './failures';
 
 export interface ImportActivityDeps {
   db: Database;
   carriers: CarrierRegistry;
-  /** the Temporal client the consignment service starts and updates lifecycle workflows with */
-  temporal?: Client;
-  taskQueue?: string;
-  /** settings of the consignment workflows an import starts (as the API's consignment service has them) */
-  consignmentWorkflows?: { historyLimit?: number; pollIntervalMs?: number };
+  /** starts the lifecycle workflows of imported drafts */
+  lifecycles: ConsignmentStarter;
+  /** processes imported drafts as the API does */
+  consignments: ConsignmentService;
 }
 
 /** Parsed orders written per transaction. */
 const FLUSH_ORDERS = 250;
 /** Workflow starts in flight per creation activity. */
 const START_CONCURRENCY = 16;
-
-/**
- * Back-pressure for a batch of workflow starts: waits until the batch's last started workflow has run its
- * first workflow task. A start only records the workflow on the server; its first task then waits in the
- * task queue. Without this, an import starts workflows faster than the workers run them, the task queue
- * backlog grows by tens of thousands, and everything else on that queue (the import's own next run, API
- * requests' updates) waits behind it. Tasks are dispatched roughly in order, so the last one running means
- * the batch has: at most `parallelBatches` × `batchSize` new workflows wait at any time.
- */
-async function workerCaughtUp(client: Client, workflowId: string): Promise<void> {
-  const handle = client.workflow.getHandle(workflowId);
-  for (let pause = 50; ; pause = Math.min(pause * 2, 1000)) {
-    // Started, task scheduled, task started, task completed: the worker has run it.
-    const { historyLength } = await handle.describe();
-    if (historyLength >= 4) return;
-    heartbeat();
-    await sleep(pause);
-  }
-}
-
-/**
- * The uuid (and so the lifecycle workflow) of the consignment an import creates for its order `seq`:
- * derived, so a retried activity reaches the same workflow and the same record. Keyed by position, not
- * order number, so a file that repeats an order number gets that order reported as a duplicate instead of
- * silently merged into the first.
- */
-export function importOrderUuid(importId: string, seq: number): string {
-  const h = createHash('sha256').update(`consignflow:import:${importId}:${seq}`).digest();
-  h[6] = (h[6] & 0x0f) | 0x50; // version 5 (name-based, SHA) layout
-  h[8] = (h[8] & 0x3f) | 0x80; // RFC 4122 variant
-  const hex = h.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
-}
 
 /** Runs `fn` over `items` with at most `limit` calls in flight; the first error stops new calls and is thrown after the others end. */
 async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
@@ -130,23 +89,6 @@ function orderIssues(order: StoredOrder, error: DomainError): OrderIssue[] {
 
 /** Order imports: parse pages of the stored file, create (and process) batches of orders, and the import's own bookkeeping. */
 export function createImportActivities(deps: ImportActivityDeps) {
-  let service: ConsignmentService | undefined;
-  const consignments = (): ConsignmentService => {
-    if (!deps.temporal || !deps.taskQueue) throw new Error('import activities need the Temporal client and task queue in their dependencies');
-    service ??= createConsignmentService({
-      db: deps.db,
-      temporal: deps.temporal,
-      taskQueue: deps.taskQueue,
-      providerExists: (id) => deps.carriers.get(id) !== undefined,
-      ...deps.consignmentWorkflows,
-    });
-    return service;
-  };
-  const workflowClient = (): { client: Client; taskQueue: string } => {
-    if (!deps.temporal || !deps.taskQueue) throw new Error('import activities need the Temporal client and task queue in their dependencies');
-    return { client: deps.temporal, taskQueue: deps.taskQueue };
-  };
-
   /**
    * Inserts the drafts of a batch's pending orders in one transaction, with their transitions (so a retry
    * finds them created). An order whose reference_no the customer already has, or that an earlier order of
@@ -155,10 +97,7 @@ export function createImportActivities(deps: ImportActivityDeps) {
   const insertDrafts = async (imp: ImportRecord, caller: Caller, orders: StoredOrder[]): Promise<OrderTransition[]> => {
     const pending = orders.filter((o) => o.state === 'pending' && o.draft);
     const refs = [...new Set(pending.map((o) => o.draft!.reference_no).filter((r): r is string => Boolean(r)))];
-    const existing = refs.length
-      ? (await deps.db.query<{ reference_no: string; uuid: string; id: number }>('SELECT reference_no, uuid, id FROM consignments WHERE customer_id = $1 AND reference_no = ANY($2::text[])', [imp.customerId, refs])).rows
-      : [];
-    const byRef = new Map(existing.map((r) => [r.reference_no, r]));
+    const byRef = new Map((await findByReferences(deps.db, imp.customerId, refs)).map((r) => [r.referenceNo, r]));
     const transitions: OrderTransition[] = [];
     const inserts: { order: StoredOrder; uuid: string }[] = [];
     const claimed = new Set<string>();
@@ -168,8 +107,8 @@ export function createImportActivities(deps: ImportActivityDeps) {
       const found = byRef.get(ref);
       if (found && found.uuid === uuid) transitions.push({ seq: order.seq, from: 'pending', to: 'created', consignmentId: Number(found.id) });
       else if (found || claimed.has(ref)) transitions.push({ seq: order.seq, from: 'pending', to: 'duplicate' });
-      else if (order.draft!.provider_id != null && !deps.carriers.get(order.draft!.provider_id)) {
-        const issue = { code: 'PROVIDER_NOT_FOUND' as const, field: 'provider_id', params: { provider_id: order.draft!.provider_id } };
+      else if (deps.carriers.providerIssue(order.draft!.provider_id)) {
+        const issue = deps.carriers.providerIssue(order.draft!.provider_id)!;
         transitions.push({ seq: order.seq, from: 'pending', to: 'failed', errors: orderIssues(order, new DomainError('VALIDATION_FAILED', [issue])) });
       } else inserts.push({ order, uuid });
       claimed.add(ref);
@@ -198,44 +137,12 @@ export function createImportActivities(deps: ImportActivityDeps) {
   /** Starts the lifecycle workflows of created drafts, already created (the service's search attributes, plus ImportId). */
   const startLifecycles = async (imp: ImportRecord, caller: Caller, uuids: string[]): Promise<void> => {
     if (uuids.length === 0) return;
-    const { client, taskQueue } = workflowClient();
-    const { rows } = await deps.db.query<{ id: number; uuid: string; reference_no: string | null; provider_id: number | null }>(
-      'SELECT id, uuid, reference_no, provider_id FROM consignments WHERE uuid = ANY($1::uuid[])',
-      [uuids],
-    );
-    await forEachLimit(rows, START_CONCURRENCY, async (row) => {
-      const id = Number(row.id);
-      try {
-        await client.workflow.start(consignmentWorkflow, {
-          workflowId: consignmentWorkflowId(row.uuid),
-          taskQueue,
-          args: [
-            {
-              uuid: row.uuid,
-              customerCode: caller.customerCode,
-              ...deps.consignmentWorkflows,
-              state: { uuid: row.uuid, creation: 'created', consignmentId: id, status: STATUS.NEW_DRAFT, referenceNo: row.reference_no, providerId: row.provider_id, trackingCode: null, seenEvents: [] },
-            },
-          ],
-          workflowIdConflictPolicy: 'USE_EXISTING',
-          // A closed workflow (the consignment reached a final status) is never started again.
-          workflowIdReusePolicy: 'REJECT_DUPLICATE',
-          staticSummary: `Consignment ${row.reference_no ?? row.uuid} of ${caller.customerCode}, import ${imp.id}`,
-          typedSearchAttributes: [
-            { key: SA.CustomerCode, value: caller.customerCode },
-            { key: SA.ConsignmentStatus, value: statusName(STATUS.NEW_DRAFT) },
-            { key: SA.ConsignmentId, value: id },
-            { key: SA.ImportId, value: imp.id },
-            ...(row.reference_no ? [{ key: SA.ReferenceNo, value: row.reference_no }] : []),
-            ...(row.provider_id != null ? [{ key: SA.ProviderId, value: row.provider_id }] : []),
-          ],
-        });
-      } catch (error) {
-        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-      }
+    const drafts = await findDraftStarts(deps.db, uuids);
+    await forEachLimit(drafts, START_CONCURRENCY, async (draft) => {
+      await deps.lifecycles.startCreated(caller, draft, imp.id);
       heartbeat();
     });
-    await workerCaughtUp(client, consignmentWorkflowId(rows.at(-1)!.uuid));
+    await deps.lifecycles.workerCaughtUp(drafts.at(-1)!.uuid, () => heartbeat());
   };
 
   const load = async (importId: string): Promise<ImportRecord> => {
@@ -245,11 +152,11 @@ export function createImportActivities(deps: ImportActivityDeps) {
   };
 
   return {
-    startImport({ importId }: { importId: string }): Promise<void> {
+    startImport({ importId }) {
       return asActivity(() => markImportStarted(deps.db, importId));
     },
 
-    finishImport({ importId, state, error }: { importId: string; state: Exclude<ImportState, 'queued' | 'running'>; error: ImportRecord['error'] }): Promise<void> {
+    finishImport({ importId, state, error }) {
       return asActivity(() => finishImport(deps.db, importId, state, error));
     },
 
@@ -259,7 +166,7 @@ export function createImportActivities(deps: ImportActivityDeps) {
      * Results are written every few hundred orders together with the cursor, which is also the heartbeat,
      * so a retried attempt resumes after the last write (and rewriting an order changes nothing).
      */
-    parseImportPage({ importId, from, maxOrders }: { importId: string; from: ParseCursor; maxOrders: number }): Promise<ParsedPage> {
+    parseImportPage({ importId, from, maxOrders }) {
       return asActivity(async () => {
         const imp = await load(importId);
         if (imp.state !== 'queued' && imp.state !== 'running') return { fromSeq: from.seq, toSeq: from.seq, next: from, eof: true };
@@ -311,7 +218,7 @@ export function createImportActivities(deps: ImportActivityDeps) {
      * them, `concurrency` at a time, when the import asks for it. An order whose reference_no exists already is a duplicate.
      * Every outcome is recorded with a guarded transition, so a retried batch repeats nothing.
      */
-    createImportBatch({ importId, fromSeq, toSeq, concurrency }: { importId: string; fromSeq: number; toSeq: number; concurrency: number }): Promise<{ done: number }> {
+    createImportBatch({ importId, fromSeq, toSeq, concurrency }) {
       return asActivity(async () => {
         const imp = await load(importId);
         const caller = await findImportCaller(deps.db, imp.customerId, imp.userId);
@@ -342,7 +249,6 @@ export function createImportActivities(deps: ImportActivityDeps) {
         if (!processing) return { done };
 
         const createdNow = new Map(created.filter((t) => t.to === 'created').map((t) => [t.seq, t.consignmentId!]));
-        const service = consignments();
         const toProcess = orders.flatMap((o) => {
           const id = o.state === 'created' ? o.consignmentId : createdNow.get(o.seq);
           return id ? [{ order: o, id }] : [];
@@ -351,11 +257,10 @@ export function createImportActivities(deps: ImportActivityDeps) {
         await record(processed, () =>
           forEachLimit(toProcess, concurrency, async ({ order, id }) => {
             try {
-              await service.processDraft(caller, id, null, 'pdf');
+              await deps.consignments.processDraft(caller, id, null, 'pdf');
               processed.push({ seq: order.seq, from: 'created', to: 'processed' });
-            } catch (error) {
-              const refusal = toDomainError(error);
-              if (!(refusal instanceof DomainError)) throw error;
+            } catch (refusal) {
+              if (!(refusal instanceof DomainError)) throw refusal;
               // A retried batch finds the drafts its first attempt processed: no longer drafts, and labelled.
               const current = await findConsignment(deps.db, { id, customerId: imp.customerId });
               if (refusal.code === 'NOT_DRAFT' && current && current.status !== STATUS.NEW_DRAFT && current.barcode) {
@@ -370,5 +275,5 @@ export function createImportActivities(deps: ImportActivityDeps) {
         return { done };
       });
     },
-  };
+  } satisfies ImportActivities;
 }

@@ -1,12 +1,13 @@
-import type { Client } from '@temporalio/client';
 import type { Database } from '../src/db/database';
-import { disableWebhook, findEventsToDeliver, findEventSubscribers, findWebhookById, lastAttempt, markFailing, recordAttempt } from '../src/db/webhooks.repository';
+import { findEventsToDeliver, findEventSubscribers, markEventDispatched } from '../src/db/status-events.repository';
+import { disableWebhook, findWebhookById, lastAttempt, markFailing, recordAttempt } from '../src/db/webhooks.repository';
 import { WEBHOOK_STATUS } from '../src/domain/webhook';
-import { createWebhookDispatcher } from '../src/webhooks/dispatch';
 import { createWebhookSender, type WebhookSender } from '../src/webhooks/http-delivery';
 import { signatureHeaders } from '../src/webhooks/signature';
 import type { Resolver } from '../src/webhooks/ssrf';
-import type { DeliveryBatchResult, DeliveryPolicy, QueuedEvent } from '../workflows/webhook-delivery.messages';
+import type { WebhookDeliveryStarter } from '../src/temporal/webhook-delivery.starter';
+import type { StatusEventActivities, WebhookDeliveryActivities } from '../workflows/activities';
+import type { DeliveryPolicy } from '../workflows/webhook-delivery.messages';
 import { asActivity } from './failures';
 
 export interface WebhookSettings {
@@ -20,13 +21,7 @@ export interface WebhookSettings {
 export interface WebhookActivityDeps {
   db: Database;
   /** signal-with-start of delivery workflows */
-  temporal: Client;
-  /**
-   * A client on the worker's own NativeConnection, when the worker provides one (src/temporal/worker.ts):
-   * preferred for the signals, which then go through the Rust core rather than grpc-js on the main thread.
-   */
-  eagerClient?: Client;
-  taskQueue: string;
+  deliveries: WebhookDeliveryStarter;
   webhooks: WebhookSettings;
   /** tests and benchmarks: an HTTP sender of their own */
   webhookSender?: WebhookSender;
@@ -38,7 +33,7 @@ export interface WebhookActivityDeps {
  */
 const BATCH_SENDING_MS = 10_000;
 
-/** Top-level and `data` keys in the order DESIGN.md lists them (jsonb keeps its own order). */
+/** Top-level and `data` keys in the order docs/webhooks.md lists them (jsonb keeps its own order). */
 const BODY_KEYS = ['id', 'event', 'created_at', 'data'];
 const DATA_KEYS = ['consignment', 'uuid', 'reference_no', 'barcode', 'status', 'status_name', 'status_message', 'previous_status', 'location', 'occurred_at'];
 function ordered(value: Record<string, unknown>, keys: string[]): Record<string, unknown> {
@@ -63,8 +58,7 @@ function duration(ms: number): string {
  * Webhook side of status events. The consignment workflow publishes each outbox event once its change is
  * stored, in order; publishing queues it for every active subscriber, and the delivery workflows POST it.
  */
-export function createWebhookActivities({ db, temporal, eagerClient, taskQueue, webhooks, webhookSender }: WebhookActivityDeps) {
-  const dispatcher = createWebhookDispatcher({ client: eagerClient ?? temporal, taskQueue, policy: webhooks.retry });
+export function createWebhookActivities({ db, deliveries, webhooks, webhookSender }: WebhookActivityDeps) {
   const sender = webhookSender ?? createWebhookSender({ allowPrivate: webhooks.allowPrivate, resolve: webhooks.resolve });
 
   return {
@@ -73,14 +67,14 @@ export function createWebhookActivities({ db, temporal, eagerClient, taskQueue, 
      * webhook × consignment, so order holds) and marks it handed over. Safe to retry: a second signal of the
      * same event is dropped by the queue, and a delivered event is not sent again.
      */
-    publishStatusEvent({ eventId }: { eventId: string }): Promise<void> {
+    publishStatusEvent({ eventId }) {
       return asActivity(async () => {
         const event = await findEventSubscribers(db, eventId);
         if (!event) return;
         await Promise.all(
-          event.subscribers.map((webhook) => dispatcher.enqueue({ webhook, customerCode: event.customerCode, consignmentId: event.consignmentId, eventId })),
+          event.subscribers.map((webhook) => deliveries.enqueue({ webhook, customerCode: event.customerCode, consignmentId: event.consignmentId, eventId })),
         );
-        await db.query('UPDATE consignment_events SET dispatched_at = now() WHERE id = $1 AND dispatched_at IS NULL', [eventId]);
+        await markEventDispatched(db, eventId);
       });
     },
 
@@ -93,7 +87,7 @@ export function createWebhookActivities({ db, temporal, eagerClient, taskQueue, 
      * the failed one gets its own retry schedule. After 10 s of sending it stops early (`done` with fewer
      * `completed`): the workflow queues the rest in the next batch.
      */
-    deliverWebhookEvents({ webhookId, events }: { webhookId: number; events: QueuedEvent[] }): Promise<DeliveryBatchResult> {
+    deliverWebhookEvents({ webhookId, events }) {
       return asActivity(async () => {
         const webhook = await findWebhookById(db, webhookId);
         if (!webhook || webhook.status !== WEBHOOK_STATUS.ACTIVE) return { completed: 0, delivered: 0, outcome: 'inactive' };
@@ -139,12 +133,12 @@ export function createWebhookActivities({ db, temporal, eagerClient, taskQueue, 
     },
 
     /** The delivery of an event failed for the whole retry window: the webhook is disabled with the reason. */
-    disableFailingWebhook({ webhookId, eventId, windowMs }: { webhookId: number; eventId: string; windowMs: number }): Promise<void> {
+    disableFailingWebhook({ webhookId, eventId, windowMs }) {
       return asActivity(async () => {
         const last = await lastAttempt(db, webhookId, eventId);
         const lastText = last ? ` Last attempt ${last.attemptedAt}: ${last.error ?? `HTTP ${last.httpStatus}`}.` : '';
         await disableWebhook(db, webhookId, `Deliveries of event ${eventId} failed for ${duration(windowMs)}; the webhook was disabled.${lastText}`);
       });
     },
-  };
+  } satisfies StatusEventActivities & WebhookDeliveryActivities;
 }

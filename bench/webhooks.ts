@@ -32,15 +32,15 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { appendStatusEvent } from '../activities/events';
+import { DefaultLogger, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { appendStatusEvent } from '../src/db/status-events.repository';
 import { createWebhookActivities } from '../activities/webhooks.activities';
 import { loadConfig } from '../src/config';
 import { createCustomer } from '../src/db/customers.repository';
 import { STATUS } from '../src/domain/statuses';
 import { createLogger, startRuntime, type Runtime } from '../src/runtime';
 import { startDevServer, type DevServer } from '../src/temporal/dev-server';
+import { createWebhookDeliveryStarter } from '../src/temporal/webhook-delivery.starter';
 import { WORKFLOWS_PATH } from '../src/temporal/worker';
 import { cpuMeter, findProcesses, fmt, freePort, openScratchDatabase, printTable, runBench, summarize } from './support';
 
@@ -98,10 +98,8 @@ function statusPath(n: number): number[] {
 
 async function produceThroughOutbox(runtime: Runtime, customerId: number): Promise<number[]> {
   const { db, client, config } = runtime;
-  // As the worker has it: signals through a client on a NativeConnection (src/temporal/worker.ts).
-  const connection = await NativeConnection.connect({ address: config.temporal.address! });
-  const eagerClient = new Client({ connection, namespace: config.temporal.namespace });
-  const publish = createWebhookActivities({ db, temporal: client, eagerClient, taskQueue: config.temporal.taskQueue, webhooks: { allowPrivate: true, retry: config.webhookRetry } }).publishStatusEvent;
+  const deliveries = createWebhookDeliveryStarter({ client, taskQueue: config.temporal.taskQueue, policy: config.webhookRetry });
+  const publish = createWebhookActivities({ db, deliveries, webhooks: { allowPrivate: true, retry: config.webhookRetry } }).publishStatusEvent;
   const ids: number[] = [];
   for (let i = 0; i < CONSIGNMENTS; i++) {
     const { rows } = await db.query<{ id: number }>(
@@ -137,7 +135,6 @@ async function produceThroughOutbox(runtime: Runtime, customerId: number): Promi
       }
     }),
   );
-  await connection.close();
   return ids;
 }
 

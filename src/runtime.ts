@@ -22,7 +22,9 @@ import { startWorker, type RunningWorker } from './temporal/worker';
 import { createLabelLinks, labelSigningSecret } from './labels/label-links';
 import type { Carrier } from './carriers/carrier';
 import { CarrierRegistry } from './carriers/registry';
-import { createWebhookDispatcher } from './webhooks/dispatch';
+import { createConsignmentStarter } from './temporal/consignment.starter';
+import { createImportStarter } from './temporal/import.starter';
+import { createWebhookDeliveryStarter } from './temporal/webhook-delivery.starter';
 import { createSandboxCarriers } from './carriers/sandbox-carriers';
 
 export interface RuntimeOptions {
@@ -103,6 +105,11 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     if (!devServer) await ensureSearchAttributes(connection, config.temporal.namespace);
 
     const carriers = new CarrierRegistry([...(config.sandbox ? createSandboxCarriers({ publicBaseUrl: config.publicBaseUrl }) : []), ...(options.extraCarriers ?? [])]);
+    // The starters: the only code that starts, updates or signals workflows, shared by the API and the activities.
+    const taskQueue = config.temporal.taskQueue;
+    const lifecycles = createConsignmentStarter({ client, taskQueue, historyLimit: config.consignmentHistoryLimit, pollIntervalMs: config.carrierPollIntervalMs });
+    const deliveries = createWebhookDeliveryStarter({ client, taskQueue, policy: config.webhookRetry });
+    const consignments = createConsignmentService({ db, carriers, lifecycles });
     let worker: RunningWorker | undefined;
     if (options.worker) {
       worker = await startWorker({
@@ -112,10 +119,10 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
         deps: {
           db,
           carriers,
-          temporal: client,
-          taskQueue: config.temporal.taskQueue,
+          lifecycles,
+          consignments,
+          deliveries,
           webhooks: { allowPrivate: config.webhookAllowPrivate, retry: config.webhookRetry },
-          consignmentWorkflows: { historyLimit: config.consignmentHistoryLimit, pollIntervalMs: config.carrierPollIntervalMs },
         },
         workflowBundle: options.workflowBundle,
         maxCachedWorkflows: config.workerMaxCachedWorkflows,
@@ -137,21 +144,13 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
 
     let app: FastifyInstance | undefined;
     if (options.api) {
-      const consignments = createConsignmentService({
-        db,
-        temporal: client,
-        taskQueue: config.temporal.taskQueue,
-        providerExists: (id) => carriers.get(id) !== undefined,
-        historyLimit: config.consignmentHistoryLimit,
-        pollIntervalMs: config.carrierPollIntervalMs,
-      });
       const providers: ProviderDirectory = (id) => {
         const carrier = carriers.get(id);
         return carrier && { id: carrier.id, name: carrier.name, logo: carrier.logoUrl };
       };
       const labelLinks = createLabelLinks(await labelSigningSecret(db, config.labelSigningSecret), config.publicBaseUrl);
       const sandboxProviders = new Set(config.sandbox ? createSandboxCarriers({ publicBaseUrl: config.publicBaseUrl }).map((c) => c.id) : []);
-      // SPEC §8: 300 lookups per minute per API key, shared through Redis when REDIS_URL is set.
+      // 300 lookups per minute per API key, shared through Redis when REDIS_URL is set.
       const lookupPolicy = { limit: 300, windowMs: 60_000 };
       const lookupLimiter = createRateLimiter({ redisUrl: config.redisUrl, ...lookupPolicy, onRedisError: (err) => logger.debug({ err }, 'rate-limit redis connection error') });
       stops.push(() => lookupLimiter.close());
@@ -164,15 +163,13 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
         carrierPushTokens: config.carrierPushTokens,
         webhooks: createWebhookService({
           db,
-          dispatcher: createWebhookDispatcher({ client, taskQueue: config.temporal.taskQueue, policy: config.webhookRetry }),
+          deliveries,
           allowPrivate: config.webhookAllowPrivate,
         }),
         imports: createImportService({
           db,
-          temporal: client,
-          taskQueue: config.temporal.taskQueue,
-          providerExists: (id) => carriers.get(id) !== undefined,
-          tuning: options.importTuning,
+          carriers,
+          imports: createImportStarter({ client, taskQueue, tuning: options.importTuning }),
         }),
         lookupLimit: rateLimitHook(lookupLimiter, lookupPolicy),
         health,

@@ -1,6 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ConsignmentRecord } from '../src/domain/consignment';
 import type { DraftInput } from '../src/domain/draft';
+import type { CarrierEvent, TrackingEventName } from '../src/domain/tracking';
 
 export interface ConsignmentWorkflowInput {
   uuid: string;
@@ -9,6 +10,8 @@ export interface ConsignmentWorkflowInput {
   historyLimit?: number;
   /** how often a carrier without push is asked for tracking events (default 15 minutes) */
   pollIntervalMs?: number;
+  /** how long a started workflow waits for its createDraft update before it ends (default 2 minutes) */
+  creationTimeoutMs?: number;
   /** carried over by continue-as-new */
   state?: ConsignmentState;
 }
@@ -42,23 +45,14 @@ export interface CreateDraftRequest {
 
 /** Creates the draft (update-with-start). A duplicate request (same uuid) gets the stored draft back. */
 export const createDraftUpdate = defineUpdate<ConsignmentRecord, [CreateDraftRequest]>('createDraft');
-/** Partial update of a draft in status 24 (SPEC §4.4). */
+/** Partial update of a draft in status 24. */
 export const updateDraftUpdate = defineUpdate<ConsignmentRecord, [DraftInput]>('updateDraft');
 export const consignmentStateQuery = defineQuery<ConsignmentState>('state');
 
-export type TrackingEventName = 'PICKED_UP' | 'IN_TRANSIT' | 'OUT_FOR_DELIVERY' | 'DELIVERED' | 'RETURNED' | 'EXCEPTION';
-
-/** A carrier tracking event as it reaches the workflow (at least once: `eventId` makes it idempotent). */
-export interface CarrierEvent {
-  eventId: string;
-  event: TrackingEventName;
-  occurredAt: string;
-  location?: string | null;
-  message?: string | null;
-}
+export type { CarrierEvent, TrackingEventName };
 
 export interface ProcessRequest {
-  /** fields of SPEC §4.3 applied before processing, all or nothing */
+  /** draft fields applied before processing, all or nothing */
   patch: DraftInput | null;
 }
 
@@ -71,9 +65,9 @@ export interface ProcessResult {
   labelId: number;
 }
 
-/** Processes a draft: validate, choose and book a carrier, create the label (SPEC §4.5). */
+/** Processes a draft: validate, choose and book a carrier, create the label. */
 export const processDraftUpdate = defineUpdate<ProcessResult, [ProcessRequest]>('processDraft');
-/** Cancels the consignment under SPEC §3's rules; the carrier decides once the shipment is in transit. */
+/** Cancels the consignment (cancelRule); the carrier decides once the shipment is in transit. */
 export const cancelUpdate = defineUpdate<{ consignmentId: number; status: number }, []>('cancel');
 /** A tracking event from the consignment's carrier (push endpoint, sandbox endpoint or polling). */
 export const carrierEventSignal = defineSignal<[CarrierEvent]>('carrierEvent');

@@ -10,9 +10,10 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { createActivities } from '../activities';
 import type { ConsignmentRecord } from '../src/domain/consignment';
-import { canTransition, STATUS, STATUS_CATALOG, statusName } from '../src/domain/statuses';
+import { cancelRule, canTransition, isFinal, STATUS, statusName } from '../src/domain/statuses';
+import { TRACKING_EVENT_STATUS } from '../src/domain/tracking';
+import type { LifecycleActivities } from './activities';
 import {
   cancelUpdate,
   carrierEventSignal,
@@ -23,12 +24,9 @@ import {
   type ConsignmentState,
   type CarrierEvent,
   type ConsignmentWorkflowInput,
-  type TrackingEventName,
 } from './consignment.messages';
 import { Lock } from './lock';
 import { SA } from './search-attributes';
-
-type Activities = ReturnType<typeof createActivities>;
 
 /** Read-model writes are short, local to the worker and idempotent: local activities, retried briefly. */
 const READ_MODEL_WRITES = {
@@ -43,7 +41,7 @@ const CARRIER_CALLS = {
 } as const;
 
 /** A creation that never completes (its request died before the update reached us) ends the workflow. */
-const CREATION_TIMEOUT = '2 minutes';
+const DEFAULT_CREATION_TIMEOUT_MS = 2 * 60 * 1000;
 const SEEN_EVENTS_KEPT = 500;
 const DEFAULT_HISTORY_LIMIT = 2000;
 const DEFAULT_POLL_INTERVAL_MS = 15 * 60 * 1000;
@@ -54,21 +52,9 @@ const EVENT_PUBLISHING = {
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 } as const;
 
-const db = proxyLocalActivities<Activities>(READ_MODEL_WRITES);
-const carrier = proxyActivities<Activities>(CARRIER_CALLS);
-const events = proxyActivities<Activities>(EVENT_PUBLISHING);
-
-const EVENT_STATUS: Record<TrackingEventName, number> = {
-  PICKED_UP: STATUS.PICKED_UP,
-  IN_TRANSIT: STATUS.IN_TRANSIT,
-  OUT_FOR_DELIVERY: STATUS.OUT_FOR_DELIVERY,
-  DELIVERED: STATUS.DELIVERED,
-  RETURNED: STATUS.RETURNED,
-  EXCEPTION: STATUS.EXCEPTION,
-};
-
-/** Statuses in which the parcel is with the carrier: cancelling needs the carrier's consent. */
-const WITH_CARRIER = new Set<number>([STATUS.PICKED_UP, STATUS.IN_TRANSIT, STATUS.OUT_FOR_DELIVERY, STATUS.EXCEPTION]);
+const db = proxyLocalActivities<LifecycleActivities>(READ_MODEL_WRITES);
+const carrier = proxyActivities<LifecycleActivities>(CARRIER_CALLS);
+const events = proxyActivities<LifecycleActivities>(EVENT_PUBLISHING);
 
 /** Business refusals travel to the caller as the ApplicationFailure the activity raised, not wrapped. */
 function unwrap(error: unknown): unknown {
@@ -79,12 +65,8 @@ function refuse(type: string, params: Record<string, string | number> = {}): nev
   throw ApplicationFailure.create({ message: type, type, nonRetryable: true, details: [[{ code: type, params }]] });
 }
 
-function isFinal(status: number | null): boolean {
-  return status !== null && STATUS_CATALOG[status]?.final === true;
-}
-
 /**
- * The lifecycle of one consignment and the single writer of its record (DESIGN.md principle 1):
+ * The lifecycle of one consignment and the single writer of its record (docs/architecture.md, principle 1):
  * draft → processed (label, carrier) → carrier statuses → delivered | returned, or cancelled.
  * Every change arrives as an Update (the HTTP caller waits for the result) or a Signal (carrier events);
  * activities persist it to the read model, and search attributes follow for the Temporal UI.
@@ -146,11 +128,12 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
   const requireDraft = () => {
     if (state.creation !== 'created' || state.status !== STATUS.NEW_DRAFT) refuse('NOT_DRAFT');
   };
+  /** The cancel rule of the status table (cancelRule), for this consignment's status now. */
   const requireCancellable = () => {
-    if (state.creation !== 'created') refuse('CONSIGNMENT_NOT_FOUND');
-    if (state.status === STATUS.DELIVERED) refuse('ALREADY_DELIVERED');
-    if (state.status === STATUS.CANCELLED) refuse('ALREADY_CANCELLED');
-    if (state.status === STATUS.RETURNED) refuse('CANCEL_FAILED', { reason: 'the shipment was returned to the consignor' });
+    if (state.creation !== 'created' || state.status === null) refuse('CONSIGNMENT_NOT_FOUND');
+    const rule = cancelRule(state.status);
+    if (rule.refusal) refuse(rule.refusal.code, rule.refusal.params);
+    return rule;
   };
 
   setHandler(consignmentStateQuery, () => state);
@@ -216,11 +199,11 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
     cancelUpdate,
     () =>
       lock.run(async () => {
-        requireCancellable();
+        const rule = requireCancellable();
         const from = state.status!;
         try {
-          if (from !== STATUS.NEW_DRAFT) {
-            const result = await carrier.cancelBooking({ uuid: state.uuid, providerId: state.providerId!, trackingCode: state.trackingCode!, inTransit: WITH_CARRIER.has(from) });
+          if (rule.carrier) {
+            const result = await carrier.cancelBooking({ uuid: state.uuid, providerId: state.providerId!, trackingCode: state.trackingCode!, inTransit: rule.inTransit });
             if (!result.accepted) refuse('CANCEL_FAILED', { reason: result.reason ?? 'refused by the carrier' });
           }
           const { record, eventId } = await db.recordStatus({
@@ -239,7 +222,7 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
           throw unwrap(error);
         }
       }),
-    { validator: () => requireCancellable() },
+    { validator: () => void requireCancellable() },
   );
 
   // Signals only queue: the main loop applies them one by one, so a burst of carrier events costs one
@@ -252,7 +235,7 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
   const applyCarrierEvent = (event: CarrierEvent) =>
     lock.run(async () => {
       if (seen.has(event.eventId)) return;
-      const to = EVENT_STATUS[event.event];
+      const to: number | undefined = TRACKING_EVENT_STATUS[event.event];
       if (state.status === null || to === undefined || !canTransition(state.status, to)) {
         remember(event.eventId);
         return;
@@ -272,7 +255,7 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
     });
 
   if (state.creation === 'pending') {
-    await condition(() => state.creation !== 'pending', CREATION_TIMEOUT);
+    await condition(() => state.creation !== 'pending', input.creationTimeoutMs ?? DEFAULT_CREATION_TIMEOUT_MS);
     if ((state.creation as ConsignmentState['creation']) !== 'created') {
       await condition(allHandlersFinished);
       return state;
@@ -300,9 +283,18 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
     const next = pending().shift();
     if (next) await applyCarrierEvent(next);
   }
-  await condition(allHandlersFinished);
-  if (!isFinal(state.status)) stopPublishing = true;
-  while (publishing) await publishing;
+  // Finish or continue as new only with no handler running. Waiting for the event being published lets new
+  // updates in (an activity is awaited), so check again after it: an update accepted meanwhile runs to its
+  // end here instead of being abandoned by continue-as-new. Before a final status every event goes out;
+  // before continue-as-new the rest of the queue carries over.
+  for (;;) {
+    await condition(allHandlersFinished);
+    const final = isFinal(state.status);
+    stopPublishing = !final;
+    if (final) publish();
+    while (publishing) await publishing;
+    if (allHandlersFinished() && isFinal(state.status) === final) break;
+  }
   if (!isFinal(state.status)) {
     return continueAsNew<typeof consignmentWorkflow>({ ...input, state });
   }

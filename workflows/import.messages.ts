@@ -1,5 +1,5 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import type { ImportState, ParseCursor } from '../src/db/imports.repository';
+import type { ImportState, ParseCursor } from '../src/domain/imports';
 
 /** How an import works through a file; the defaults suit production, tests make them small. */
 export interface ImportTuning {

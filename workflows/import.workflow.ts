@@ -1,6 +1,6 @@
 import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { createActivities } from '../activities';
-import type { ImportState, ParseCursor } from '../src/db/imports.repository';
+import type { ImportActivities } from './activities';
+import type { ImportState, ParseCursor } from '../src/domain/imports';
 import {
   cancelImportUpdate,
   DEFAULT_IMPORT_TUNING,
@@ -10,8 +10,6 @@ import {
   type ImportWorkflowInput,
   type ParsedPage,
 } from './import.messages';
-
-type Activities = ReturnType<typeof createActivities>;
 
 /** Bookkeeping writes: short, retried until the database answers. */
 const BOOKKEEPING = {
@@ -27,7 +25,7 @@ const longRunning = (heartbeatTimeout: string) =>
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
   }) as const;
 
-const control = proxyActivities<Activities>(BOOKKEEPING);
+const control = proxyActivities<ImportActivities>(BOOKKEEPING);
 
 const START = { offset: 0, row: 1, seq: 0 } as const;
 
@@ -51,7 +49,7 @@ function failureOf(error: unknown): { code: string; params?: Record<string, stri
  */
 export async function importWorkflow(input: ImportWorkflowInput): Promise<{ state: ImportState }> {
   const tuning: ImportTuning = { ...DEFAULT_IMPORT_TUNING, ...input.tuning };
-  const heavy = proxyActivities<Activities>(longRunning(tuning.heartbeatTimeout));
+  const heavy = proxyActivities<ImportActivities>(longRunning(tuning.heartbeatTimeout));
   const importId = input.importId;
   const progress: ImportProgress = { phase: 'starting', cancelRequested: false, scheduledUpTo: input.carry?.cursor.seq ?? 0, state: null };
 

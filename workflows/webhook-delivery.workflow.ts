@@ -1,8 +1,6 @@
 import { allHandlersFinished, condition, continueAsNew, isCancellation, proxyActivities, proxyLocalActivities, setHandler, sleep, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
-import type { createActivities } from '../activities';
+import type { WebhookDeliveryActivities } from './activities';
 import { deliverEventSignal, deliveryStateQuery, type DeliveryPolicy, type DeliveryState, type QueuedEvent, type WebhookDeliveryInput } from './webhook-delivery.messages';
-
-type Activities = ReturnType<typeof createActivities>;
 
 /** Bookkeeping on our own database: local, short, retried briefly. */
 const BOOKKEEPING = {
@@ -40,8 +38,7 @@ function nextBatch(queue: QueuedEvent[]): QueuedEvent[] {
 }
 
 /**
- * Delivers the status events of one consignment to one webhook, in the order they were published (DESIGN.md
- * "Webhooks"): a FIFO queue fed by signals; an event is sent only once the one before it was delivered.
+ * Delivers the status events of one consignment to one webhook, in the order they were published (docs/webhooks.md): a FIFO queue fed by signals; an event is sent only once the one before it was delivered.
  * One activity takes the events queued at that moment (each its own POST), so a backlog costs one activity,
  * not one per event. Ends when the queue is empty (the next event starts it again through signal-with-start), when
  * the webhook stops being active (410, deactivated, deleted), or when an event could not be delivered for
@@ -52,8 +49,8 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
   const queued = new Set(queue.map(queueKey));
   const state: DeliveryState = { pending: [], delivered: input.delivered ?? 0, outcome: 'running' };
 
-  const attempts = proxyActivities<Activities>(deliveryAttempts(input.policy));
-  const bookkeeping = proxyLocalActivities<Activities>(BOOKKEEPING);
+  const attempts = proxyActivities<WebhookDeliveryActivities>(deliveryAttempts(input.policy));
+  const bookkeeping = proxyLocalActivities<WebhookDeliveryActivities>(BOOKKEEPING);
 
   setHandler(deliverEventSignal, (event) => {
     // A publish retried after it had signalled already: the event is queued once.

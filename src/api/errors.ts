@@ -1,9 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode, type Issue } from '../domain/errors';
 import { ERROR_MESSAGES, translate, type Locale } from '../i18n/messages';
-import { toDomainError } from '../temporal/failures';
 
-/** HTTP status of each refusal (DESIGN.md "HTTP codes"); codes not listed are 400. */
+/** HTTP status of each refusal (docs/api.md, "HTTP codes"); codes not listed are 400. */
 const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   INVALID_API_KEY: 401,
   INVALID_CARRIER_TOKEN: 401,
@@ -79,8 +78,8 @@ function isUnavailable(error: unknown): boolean {
 }
 
 export function classify(error: unknown): DomainError | undefined {
-  const mapped = toDomainError(error);
-  if (mapped instanceof DomainError) return mapped;
+  // Refusals decided in a workflow or activity arrive as DomainErrors already (the starters translate them).
+  if (error instanceof DomainError) return error;
   const fastifyError = error as FastifyError;
   if (fastifyError?.code && FASTIFY_CODES[fastifyError.code]) return new DomainError(FASTIFY_CODES[fastifyError.code]);
   if (error instanceof SyntaxError && (fastifyError.statusCode === 400 || fastifyError.statusCode === undefined)) return new DomainError('MALFORMED_JSON');

@@ -3,17 +3,11 @@
  * carrier returns), cancel, track. Activities call it through the registry; nothing else talks to a
  * carrier.
  */
+import type { ShipmentSpec } from '../domain/shipment';
+import type { TrackingEventName } from '../domain/tracking';
 
-/** What a carrier needs to price and book a consignment. Weights are consignment totals. */
-export interface ShipmentSpec {
-  /** ISO 3166-1 alpha-2 of the consignor. */
-  fromCountry: string;
-  /** ISO 3166-1 alpha-2 of the consignee. */
-  toCountry: string;
-  weightKg: number;
-  desi: number;
-  packageCount: number;
-}
+export type { ShipmentSpec };
+
 
 export interface Quote {
   providerId: number;
@@ -45,13 +39,11 @@ export interface CancelResult {
   reason?: string;
 }
 
-export const TRACKING_EVENTS = ['PICKED_UP', 'IN_TRANSIT', 'OUT_FOR_DELIVERY', 'DELIVERED', 'RETURNED', 'EXCEPTION'] as const;
-export type TrackingEventType = (typeof TRACKING_EVENTS)[number];
 
 export interface TrackingEvent {
   /** Stable per event, so a redelivered event is recognised. */
   eventId: string;
-  event: TrackingEventType;
+  event: TrackingEventName;
   occurredAt: Date;
   location?: string;
   message?: string;

@@ -1,5 +1,7 @@
 import type { ConsignmentRecord, HistoryEntry } from '../domain/consignment';
 import type { DraftInput, PackageInput } from '../domain/draft';
+import { DomainError } from '../domain/errors';
+import type { Costs } from '../domain/fees';
 import { consignmentType, packageDesi, totals } from '../domain/weights';
 import type { Queryable } from './database';
 
@@ -67,6 +69,11 @@ export async function isReferenceTaken(q: Queryable, customerId: number, referen
     exceptUuid ?? null,
   ]);
   return rows.length > 0;
+}
+
+/** The one reference rule: REFERENCE_USED when another consignment of the customer has `referenceNo`. */
+export async function refuseTakenReference(q: Queryable, customerId: number, referenceNo: string | null | undefined, exceptUuid?: string): Promise<void> {
+  if (referenceNo && (await isReferenceTaken(q, customerId, referenceNo, exceptUuid))) throw new DomainError('REFERENCE_USED', { field: 'reference_no' });
 }
 
 /** The consignment a carrier's tracking code belongs to (carrier events name shipments by tracking code). */
@@ -175,4 +182,68 @@ export async function saveDraft(tx: Queryable, uuid: string, draft: DraftInput, 
   const id = Number(rows[0].id);
   await tx.query('DELETE FROM consignment_packages WHERE consignment_id = $1', [id]);
   await insertPackages(tx, id, draft.packages ?? []);
+}
+
+/** Locks the consignment's row for the rest of the transaction (changes of one consignment never interleave). */
+export async function lockConsignment(tx: Queryable, uuid: string): Promise<void> {
+  await tx.query('SELECT 1 FROM consignments WHERE uuid = $1 FOR UPDATE', [uuid]);
+}
+
+export interface ProcessedFields {
+  status: number;
+  barcode: string;
+  providerId: number;
+  trackingCode: string;
+  trackingUrl: string;
+  serviceName: string;
+  costs: Costs;
+  currency: string;
+}
+
+/** Writes what processing decided: status 2 or 3, the service barcode, the carrier's booking and the costs. */
+export async function markProcessed(tx: Queryable, uuid: string, f: ProcessedFields): Promise<void> {
+  await tx.query(
+    `UPDATE consignments SET status = $2, barcode = $3, provider_id = $4, tracking_code = $5, tracking_url = $6, service_name = $7,
+       provider_base_cost = $8, additional_cost = 0, rule_cost = 0, service_fee = $9, special_service_fee = $10, total_cost = $11,
+       currency_code = $12, currency_rate = 1, processed_at = now(), updated_at = now()
+     WHERE uuid = $1`,
+    [uuid, f.status, f.barcode, f.providerId, f.trackingCode, f.trackingUrl, f.serviceName, f.costs.baseCost, f.costs.serviceFee, f.costs.specialServiceFee, f.costs.totalCost, f.currency],
+  );
+}
+
+/** Moves the status from `from` to `to`; false when the status was not `from` (a retried write, or a race lost). */
+export async function moveStatus(tx: Queryable, uuid: string, from: number, to: number): Promise<boolean> {
+  const moved = await tx.query('UPDATE consignments SET status = $3, updated_at = now() WHERE uuid = $1 AND status = $2 RETURNING id', [uuid, from, to]);
+  return moved.rows.length > 0;
+}
+
+/** One history entry per `eventKey` (a retried write adds none). */
+export async function insertHistory(
+  tx: Queryable,
+  entry: { consignmentId: number; status: number; message: string | null; location?: string | null; eventKey: string; occurredAt?: Date },
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO consignment_history (consignment_id, status, message, location, event_key, occurred_at) VALUES ($1, $2, $3, $4, $5, COALESCE($6, now()))
+     ON CONFLICT (consignment_id, event_key) DO NOTHING`,
+    [entry.consignmentId, entry.status, entry.message, entry.location ?? null, entry.eventKey, entry.occurredAt ?? null],
+  );
+}
+
+/** The customer's consignments with any of `referenceNos`. */
+export async function findByReferences(q: Queryable, customerId: number, referenceNos: string[]): Promise<{ referenceNo: string; uuid: string; id: number }[]> {
+  if (referenceNos.length === 0) return [];
+  const { rows } = await q.query<{ reference_no: string; uuid: string; id: number }>('SELECT reference_no, uuid, id FROM consignments WHERE customer_id = $1 AND reference_no = ANY($2::text[])', [
+    customerId,
+    referenceNos,
+  ]);
+  return rows.map((r) => ({ referenceNo: r.reference_no, uuid: r.uuid, id: Number(r.id) }));
+}
+
+/** The drafts with these uuids, as their workflows start (imports). */
+export async function findDraftStarts(q: Queryable, uuids: string[]): Promise<{ id: number; uuid: string; referenceNo: string | null; providerId: number | null }[]> {
+  const { rows } = await q.query<{ id: number; uuid: string; reference_no: string | null; provider_id: number | null }>(
+    'SELECT id, uuid, reference_no, provider_id FROM consignments WHERE uuid = ANY($1::uuid[])',
+    [uuids],
+  );
+  return rows.map((r) => ({ id: Number(r.id), uuid: r.uuid, referenceNo: r.reference_no, providerId: r.provider_id === null ? null : Number(r.provider_id) }));
 }

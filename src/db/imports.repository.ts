@@ -1,4 +1,5 @@
 import type { DraftInput } from '../domain/draft';
+import type { ImportState, ParseCursor } from '../domain/imports';
 import { packageDesi } from '../domain/weights';
 import type { ImportOptions } from '../feeds/import-options';
 import type { OrderIssue } from '../feeds/order-mapper';
@@ -9,18 +10,9 @@ import type { Queryable } from './database';
 /** Size of the stored file's chunks (all but the last): a byte offset maps to a chunk without an index. */
 export const FILE_CHUNK_BYTES = 1024 * 1024;
 
-export const IMPORT_STATES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
-export type ImportState = (typeof IMPORT_STATES)[number];
-export const FINISHED_STATES: readonly ImportState[] = ['completed', 'failed', 'cancelled'];
+export { FINISHED_STATES, IMPORT_STATES, type ImportState, type ParseCursor } from '../domain/imports';
 
 export type OrderState = 'pending' | 'invalid' | 'duplicate' | 'created' | 'processed' | 'failed' | 'cancelled';
-
-/** Where parsing continues: the byte offset and spreadsheet row of the next order's first record, and its seq. */
-export interface ParseCursor {
-  offset: number;
-  row: number;
-  seq: number;
-}
 
 export interface ImportCounts {
   rows: number;
@@ -442,4 +434,9 @@ export async function insertDraftBatch(tx: Queryable, drafts: NewDraft[]): Promi
   });
   await tx.query(`INSERT INTO consignment_history (consignment_id, status, message, event_key) VALUES ${historyValues.join(', ')}`, historyParams);
   return ids;
+}
+
+/** Removes an import whose workflow could not be started (its file goes separately). */
+export async function deleteImport(q: Queryable, id: string): Promise<void> {
+  await q.query('DELETE FROM imports WHERE id = $1', [id]);
 }

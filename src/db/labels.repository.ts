@@ -27,3 +27,25 @@ export async function findLabelFile(q: Queryable, labelId: number, format: 'pdf'
   if (!row) return undefined;
   return { content: format === 'pdf' ? Buffer.from(row.pdf) : row.zpl, voided: row.voided, fileName: row.file_name };
 }
+
+/** The id of the consignment's label, if it has one. */
+export async function findLabelId(q: Queryable, consignmentId: number): Promise<number | undefined> {
+  const { rows } = await q.query<{ id: number }>('SELECT id FROM labels WHERE consignment_id = $1', [consignmentId]);
+  return rows[0] ? Number(rows[0].id) : undefined;
+}
+
+export async function insertLabel(
+  tx: Queryable,
+  label: { consignmentId: number; providerId: number; fileName: string; trackingCode: string; pdf: Buffer | Uint8Array; zpl: string },
+): Promise<number> {
+  const { rows } = await tx.query<{ id: number }>(
+    `INSERT INTO labels (consignment_id, provider_id, file_name, tracking_code, pdf, zpl) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    [label.consignmentId, label.providerId, label.fileName, label.trackingCode, label.pdf, label.zpl],
+  );
+  return Number(rows[0].id);
+}
+
+/** A cancelled consignment's labels stop downloading. */
+export async function voidLabels(tx: Queryable, consignmentId: number): Promise<void> {
+  await tx.query('UPDATE labels SET voided_at = now() WHERE consignment_id = $1 AND voided_at IS NULL', [consignmentId]);
+}

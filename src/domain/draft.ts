@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { resolveCountry } from './countries';
-import { DomainError, isErrorCode, type ErrorCode, type Issue } from './errors';
+import { DomainError } from './errors';
+import { EXPECTED_INTEGER, zodIssue } from './validation';
 
 export interface PartyInput {
   name?: string | null;
@@ -77,7 +78,6 @@ const INT32_MAX = 2_147_483_647;
 // Far above any parcel; keeps L × W × H and the sums finite.
 const MEASURE_MAX = 1_000_000;
 // zod reports a non-number sent to an integer field as "expected number"; this message marks it as an integer field.
-const EXPECTED_INTEGER = 'expected integer';
 
 // Trimmed; a blank string means "no value".
 const blankToNull = (v: unknown) => (typeof v === 'string' ? v.trim() || null : v);
@@ -178,49 +178,6 @@ const schemas = {
   update: z.object({ ...draftFields, consignor: partySchema.optional(), consignee: partySchema.optional() }),
 };
 
-const TYPE_NAMES: Record<string, string> = { int: 'integer', record: 'object' };
-
-/** Turns one zod issue into our code + params, so texts come from the en/tr catalog rather than zod. */
-function toIssue(issue: z.core.$ZodIssue): Issue {
-  const field = issue.path.length > 0 ? issue.path.join('.') : undefined;
-  const make = (code: ErrorCode, params?: Issue['params']): Issue => ({
-    code,
-    ...(field !== undefined && { field }),
-    ...(params && { params }),
-  });
-  switch (issue.code) {
-    case 'invalid_type':
-      // A missing or null required value (blank strings were already turned into null).
-      if (issue.input === undefined || issue.input === null) return make('NOT_BLANK');
-      return make('INVALID_TYPE', {
-        type: issue.message === EXPECTED_INTEGER ? 'integer' : (TYPE_NAMES[issue.expected] ?? issue.expected),
-      });
-    case 'too_big': {
-      const max = Number(issue.maximum);
-      if (issue.exact) return make('LENGTH_EXACT', { length: max });
-      if (issue.origin === 'string') return make('TOO_LONG', { max });
-      if (issue.origin === 'array') return make('TOO_MANY_ENTRIES', { max });
-      return make('TOO_LARGE', { max });
-    }
-    case 'too_small': {
-      const min = Number(issue.minimum);
-      if (issue.exact) return make('LENGTH_EXACT', { length: min });
-      if (issue.origin === 'string') return min <= 1 ? make('NOT_BLANK') : make('TOO_SHORT', { min });
-      if (min === 0 && !issue.inclusive) return make('NOT_POSITIVE');
-      return make('TOO_SMALL', { min });
-    }
-    case 'invalid_value':
-      return make('INVALID_CHOICE');
-    case 'invalid_format':
-      // Only the email field and the currency letters pattern produce format issues.
-      return make(issue.format === 'email' ? 'INVALID_EMAIL' : 'INVALID_CHOICE');
-    case 'custom':
-      return make(isErrorCode(issue.params?.code) ? issue.params.code : 'VALIDATION_FAILED');
-    default:
-      return make('VALIDATION_FAILED');
-  }
-}
-
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
@@ -231,7 +188,7 @@ export function parseDraftInput(body: unknown, mode: 'create' | 'update'): Draft
   if (!isObject(body)) throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_TYPE', params: { type: 'object' } }]);
 
   const result = schemas[mode].safeParse(body, { reportInput: true });
-  const issues = result.success ? [] : result.error.issues.map(toIssue);
+  const issues = result.success ? [] : result.error.issues.map((issue) => zodIssue(issue));
   // Judged on the body as sent, in both modes: a stored provider does not excuse `preference: 0` without one.
   if (body.preference === PREFERENCE.SPECIFIC && body.provider_id == null) {
     issues.push({ code: 'PREFERENCE_RULE', field: 'provider_id' });

@@ -1,3 +1,5 @@
+import { DomainError } from './errors';
+
 /**
  * The consignment status catalog. 24, 1, 2 and 3 come from SPEC §3; the carrier-driven numbers are ours
  * (DESIGN "Statuses"). Numbers are stored and sent to clients, so never renumber an existing status.
@@ -57,7 +59,8 @@ export const ALLOWED_TRANSITIONS: Record<number, number[]> = {
   [S.SENDED_TO_PROVIDER]: [S.PICKED_UP, S.IN_TRANSIT, S.CANCELLED, S.EXCEPTION],
   [S.PICKED_UP]: [S.IN_TRANSIT, S.OUT_FOR_DELIVERY, S.DELIVERED, S.RETURNED, S.EXCEPTION, S.CANCELLED],
   [S.IN_TRANSIT]: [S.IN_TRANSIT, S.OUT_FOR_DELIVERY, S.DELIVERED, S.RETURNED, S.EXCEPTION, S.CANCELLED],
-  [S.OUT_FOR_DELIVERY]: [S.IN_TRANSIT, S.DELIVERED, S.RETURNED, S.EXCEPTION],
+  // With the carrier, like 4, 5 and 9: cancelling is the carrier's call (cancelRule asks it).
+  [S.OUT_FOR_DELIVERY]: [S.IN_TRANSIT, S.DELIVERED, S.RETURNED, S.EXCEPTION, S.CANCELLED],
   [S.EXCEPTION]: [S.PICKED_UP, S.IN_TRANSIT, S.OUT_FOR_DELIVERY, S.DELIVERED, S.RETURNED, S.CANCELLED],
   [S.DELIVERED]: [],
   [S.RETURNED]: [],
@@ -75,4 +78,35 @@ export function statusMessage(code: number, locale: StatusLocale): string {
 
 export function canTransition(from: number, to: number): boolean {
   return ALLOWED_TRANSITIONS[from]?.includes(to) ?? false;
+}
+
+/** The one not-a-draft rule: changes of draft fields and processing need status 24. */
+export function requireDraft(status: number): void {
+  if (status !== S.NEW_DRAFT) throw new DomainError('NOT_DRAFT');
+}
+
+export function isFinal(status: number | null): boolean {
+  return status !== null && STATUS_CATALOG[status]?.final === true;
+}
+
+/** Statuses in which the parcel is with the carrier: cancelling needs the carrier's consent. */
+export const WITH_CARRIER: ReadonlySet<number> = new Set([S.PICKED_UP, S.IN_TRANSIT, S.OUT_FOR_DELIVERY, S.EXCEPTION]);
+
+/** Why a cancel is refused, as an error code with its text parameters. */
+export interface CancelRefusal {
+  code: 'ALREADY_DELIVERED' | 'ALREADY_CANCELLED' | 'CANCEL_FAILED';
+  params?: Record<string, string>;
+}
+
+/**
+ * The cancel rule, derived from the transition table: a consignment can be cancelled when its status may move
+ * to CANCELLED. `carrier`: a booking exists and the carrier must be told (a draft has none); `inTransit`: the
+ * parcel is with the carrier, which may refuse.
+ */
+export function cancelRule(status: number): { refusal: CancelRefusal } | { refusal: null; carrier: boolean; inTransit: boolean } {
+  if (canTransition(status, S.CANCELLED)) return { refusal: null, carrier: status !== S.NEW_DRAFT, inTransit: WITH_CARRIER.has(status) };
+  if (status === S.DELIVERED) return { refusal: { code: 'ALREADY_DELIVERED' } };
+  if (status === S.CANCELLED) return { refusal: { code: 'ALREADY_CANCELLED' } };
+  if (status === S.RETURNED) return { refusal: { code: 'CANCEL_FAILED', params: { reason: 'the shipment was returned to the consignor' } } };
+  return { refusal: { code: 'CANCEL_FAILED', params: { reason: `a consignment in status ${statusName(status)} cannot be cancelled` } } };
 }

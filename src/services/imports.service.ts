@@ -1,9 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Client } from '@temporalio/client';
-import { cancelImportUpdate, type ImportTuning } from '../../workflows/import.messages';
-import { importWorkflow } from '../../workflows/import.workflow';
-import { importWorkflowId } from '../../workflows/ids';
-import { SA } from '../../workflows/search-attributes';
+import type { CarrierRegistry } from '../carriers/registry';
 import type { Caller } from '../db/customers.repository';
 import type { Database } from '../db/database';
 import {
@@ -11,6 +7,7 @@ import {
   countOrderErrors,
   createFileWriter,
   deleteFile,
+  deleteImport,
   findImport,
   insertImport,
   listErrorEntries,
@@ -25,18 +22,15 @@ import { parseImportOptions, type ImportOptions } from '../feeds/import-options'
 import { needsConsignorOption, type OrderIssue } from '../feeds/order-mapper';
 import { hasColumn, resolveLayout } from '../feeds/presets';
 import { ERROR_MESSAGES, translate, type Locale } from '../i18n/messages';
-import { toDomainError } from '../temporal/failures';
+import type { ImportStarter } from '../temporal/import.starter';
 
 /** Largest accepted file (multipart); JSON bodies have their own, smaller limit (imports.routes.ts). */
 export const MAX_IMPORT_FILE_BYTES = 50 * 1024 * 1024;
 
 export interface ImportServiceDeps {
   db: Database;
-  temporal: Client;
-  taskQueue: string;
-  providerExists: (id: number) => boolean;
-  /** tests: small pages and batches */
-  tuning?: Partial<ImportTuning>;
+  imports: ImportStarter;
+  carriers: CarrierRegistry;
   maxFileBytes?: number;
 }
 
@@ -80,16 +74,10 @@ export function createImportService(deps: ImportServiceDeps) {
   };
 
   const startWorkflow = (caller: Caller, record: Pick<ImportRecord, 'id' | 'fileName' | 'options'>) =>
-    deps.temporal.workflow.start(importWorkflow, {
-      workflowId: importWorkflowId(record.id),
-      taskQueue: deps.taskQueue,
-      args: [{ importId: record.id, ...(deps.tuning && { tuning: deps.tuning }) }],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      staticSummary: `Import of ${record.fileName ?? 'a CSV file'} (${record.options.preset}${record.options.process ? ', processing' : ''}) for ${caller.customerCode}`,
-      typedSearchAttributes: [
-        { key: SA.ImportId, value: record.id },
-        { key: SA.CustomerCode, value: caller.customerCode },
-      ],
+    deps.imports.start({
+      importId: record.id,
+      customerCode: caller.customerCode,
+      summary: `Import of ${record.fileName ?? 'a CSV file'} (${record.options.preset}${record.options.process ? ', processing' : ''}) for ${caller.customerCode}`,
     });
 
   return {
@@ -138,9 +126,8 @@ export function createImportService(deps: ImportServiceDeps) {
      */
     checkOptions(raw: unknown, upload: StoredUpload): ImportOptions {
       const options = parseImportOptions(raw);
-      if (options.provider_id != null && !deps.providerExists(options.provider_id)) {
-        throw new DomainError('VALIDATION_FAILED', [{ code: 'PROVIDER_NOT_FOUND', field: 'provider_id', params: { provider_id: options.provider_id } }]);
-      }
+      const providerIssue = deps.carriers.providerIssue(options.provider_id);
+      if (providerIssue) throw new DomainError('VALIDATION_FAILED', [providerIssue]);
       const { layout, missing } = resolveLayout(options.preset, upload.header, options.mapping);
       if (missing.length > 0) throw new DomainError('IMPORT_COLUMNS_MISSING', { field: 'file', params: { columns: missing.map((c) => `"${c}"`).join(', '), preset: options.preset } });
       const senderFromOptions = needsConsignorOption(layout);
@@ -180,7 +167,7 @@ export function createImportService(deps: ImportServiceDeps) {
         await startWorkflow(caller, record);
       } catch (error) {
         if (inserted) {
-          await deps.db.query('DELETE FROM imports WHERE id = $1', [id]).catch(() => undefined);
+          await deleteImport(deps.db, id).catch(() => undefined);
           await deleteFile(deps.db, upload.fileId).catch(() => undefined);
         }
         throw error;
@@ -216,11 +203,9 @@ export function createImportService(deps: ImportServiceDeps) {
       const record = await own(caller, id);
       if (FINISHED_STATES.includes(record.state)) throw new DomainError('IMPORT_FINISHED', { params: { state: record.state } });
       try {
-        await deps.temporal.workflow.getHandle(importWorkflowId(record.id)).executeUpdate(cancelImportUpdate, { args: [] });
-      } catch (error) {
-        const refusal = toDomainError(error, 'IMPORT_FINISHED');
-        if (!(refusal instanceof DomainError)) throw error;
-        if (refusal.code !== 'IMPORT_FINISHED') throw refusal;
+        await deps.imports.cancel(record.id);
+      } catch (refusal) {
+        if (!(refusal instanceof DomainError) || refusal.code !== 'IMPORT_FINISHED') throw refusal;
         const now = await own(caller, id);
         throw new DomainError('IMPORT_FINISHED', { params: { state: now.state } });
       }

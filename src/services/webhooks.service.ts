@@ -1,17 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { Caller } from '../db/customers.repository';
 import type { Queryable } from '../db/database';
-import { deleteWebhook, findEvent, findWebhook, insertWebhook, listDeliveries, listWebhooks, updateWebhook, type WebhookRecord } from '../db/webhooks.repository';
+import { findEvent } from '../db/status-events.repository';
+import { deleteWebhook, findWebhook, insertWebhook, listDeliveries, listWebhooks, updateWebhook, type WebhookRecord } from '../db/webhooks.repository';
 import { DomainError } from '../domain/errors';
 import { WEBHOOK_STATUS, type WebhookInput } from '../domain/webhook';
-import type { WebhookDispatcher } from '../webhooks/dispatch';
+import type { WebhookDeliveryStarter } from '../temporal/webhook-delivery.starter';
 import { generateSecret } from '../webhooks/signature';
 import { resolveTarget, TargetRefusedError, type Resolver } from '../webhooks/ssrf';
 import type { PageRequest } from '../domain/pagination';
 
 export interface WebhookServiceDeps {
   db: Queryable;
-  dispatcher: WebhookDispatcher;
+  deliveries: WebhookDeliveryStarter;
   /** WEBHOOK_ALLOW_PRIVATE: no address check at registration */
   allowPrivate: boolean;
   /** tests: a resolver standing in for DNS */
@@ -34,7 +35,7 @@ export function newWebhookId(): string {
 
 /** Webhook registration and its delivery log. Every call is scoped to the caller's customer. */
 export function createWebhookService(deps: WebhookServiceDeps) {
-  /** SSRF rule at registration (DESIGN.md "Webhooks"): the host must resolve to public addresses only. */
+  /** SSRF rule at registration (docs/webhooks.md): the host must resolve to public addresses only. */
   const vetEndpoint = async (endpoint: string) => {
     if (deps.allowPrivate) return;
     try {
@@ -92,7 +93,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       const event = await findEvent(deps.db, eventId.toLowerCase(), caller.customerId);
       if (!event || event.event !== webhook.subscribedEvent) throw new DomainError('WEBHOOK_EVENT_NOT_FOUND');
       if (webhook.status !== WEBHOOK_STATUS.ACTIVE) throw new DomainError('WEBHOOK_INACTIVE');
-      await deps.dispatcher.enqueue({ webhook, customerCode: caller.customerCode, consignmentId: event.consignmentId, eventId: event.id, redelivery: true });
+      await deps.deliveries.enqueue({ webhook, customerCode: caller.customerCode, consignmentId: event.consignmentId, eventId: event.id, redelivery: true });
       return { webhook_id: webhook.webhookId, event_id: event.id };
     },
   };

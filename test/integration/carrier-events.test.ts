@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Booking, Carrier, Quote, ShipmentSpec, TrackingEvent } from '../../src/carriers/carrier';
-import { consignmentWorkflowId } from '../../workflows/ids';
+import { consignmentWorkflowId } from '../../src/temporal/consignment.starter';
+import { consignmentApi, draftBody, party, waitForStatus, type ConsignmentApi } from '../support/consignments';
 import { startTestService, type TestService } from '../support/test-service';
 
 /** A carrier without push: the lifecycle workflow must poll it. Its tracking feed is scripted by the test. */
@@ -33,30 +34,20 @@ const TOKEN_1 = 'carrier-one-token-0123456789';
 const polling = new PollingCarrier();
 let svc: TestService;
 let key: string;
+let consignments: ConsignmentApi;
 
 beforeAll(async () => {
   svc = await startTestService({ CARRIER_PUSH_TOKENS: `1=${TOKEN_1},2=carrier-two-token-0123456789`, CARRIER_POLL_INTERVAL_MS: '300' }, undefined, { extraCarriers: [polling] });
   ({ apiKey: key } = await svc.customer('Carrier events'));
+  consignments = consignmentApi(svc, key);
 });
 afterAll(async () => svc?.stop());
 
-const party = (city: string) => ({ name: 'Ece Kılıç', country: 'TR', city, address: 'Cumhuriyet Cad. 3', phone_number: '+905441234567' });
-
+/** A processed consignment of `providerId`, with the tracking code the carrier gave it. */
 async function processedWith(providerId: number) {
-  const created = await svc.request({ method: 'POST', url: '/api/v1/consignments/draft', apiKey: key, payload: { preference: 0, provider_id: providerId, consignor: party('Adana'), consignee: party('Mersin'), packages: [{ weight: 2 }] } });
-  const { id, uuid } = created.json().data;
-  const res = await svc.request({ method: 'POST', url: `/api/v1/consignments/draft/${id}/start-process`, apiKey: key });
-  expect(res.statusCode).toBe(200);
-  return { id, uuid, trackingCode: res.json().data.providerTrackingCode as string };
-}
-
-async function waitForStatus(id: number, status: number) {
-  for (let i = 0; i < 100; i++) {
-    const d = (await svc.request({ method: 'GET', url: `/api/v1/consignments/${id}/details`, apiKey: key })).json().data;
-    if (d.status === status) return d;
-    await sleep(100);
-  }
-  throw new Error(`consignment ${id} never reached status ${status}`);
+  const ece = { name: 'Ece Kılıç', address: 'Cumhuriyet Cad. 3', phone_number: '+905441234567' };
+  const done = await consignments.processed(draftBody({ preference: 0, provider_id: providerId, consignor: party('Adana', ece), consignee: party('Mersin', ece), packages: [{ weight: 2 }] }));
+  return { id: done.id, uuid: done.uuid, trackingCode: done.providerTrackingCode as string };
 }
 
 const push = (providerId: number, token: string | undefined, body: unknown, lang?: string) =>
@@ -96,7 +87,7 @@ describe('carrier push endpoint', () => {
     });
     expect(res.statusCode).toBe(202);
     expect(res.json().data).toEqual({ accepted: 3, unknown_tracking_codes: ['NOPE0000'] });
-    const d = await waitForStatus(id, 5);
+    const d = await waitForStatus(consignments, id, 5);
     expect(d.details.map((h: { status_name: string; location: string | null }) => [h.status_name, h.location])).toEqual([
       ['NEW_DRAFT', null],
       ['AWAITING_PICKUP', null],
@@ -123,17 +114,17 @@ describe('carrier push endpoint', () => {
 describe('carriers without push', () => {
   it('are polled on a durable timer until a final status, then the workflow completes', async () => {
     const { id, uuid, trackingCode } = await processedWith(polling.id);
-    expect((await waitForStatus(id, 3)).provider).toMatchObject({ id: 9 });
+    expect((await waitForStatus(consignments, id, 3)).provider).toMatchObject({ id: 9 });
     const before = polling.polls;
     polling.feed.set(trackingCode, [{ eventId: 'p1', event: 'PICKED_UP', occurredAt: new Date(), location: 'Adana' }]);
-    await waitForStatus(id, 4);
+    await waitForStatus(consignments, id, 4);
     expect(polling.polls).toBeGreaterThan(before);
     polling.feed.set(trackingCode, [
       { eventId: 'p1', event: 'PICKED_UP', occurredAt: new Date() },
       { eventId: 'p2', event: 'OUT_FOR_DELIVERY', occurredAt: new Date() },
       { eventId: 'p3', event: 'DELIVERED', occurredAt: new Date(), location: 'Mersin' },
     ]);
-    const d = await waitForStatus(id, 7);
+    const d = await waitForStatus(consignments, id, 7);
     expect(d.details.map((h: { status_name: string }) => h.status_name)).toEqual(['NEW_DRAFT', 'AWAITING_PICKUP', 'PICKED_UP', 'OUT_FOR_DELIVERY', 'DELIVERED']);
     const result = await svc.runtime.client.workflow.getHandle(consignmentWorkflowId(uuid)).result();
     expect(result.status).toBe(7);

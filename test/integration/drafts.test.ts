@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { consignmentWorkflowId } from '../../workflows/ids';
+import { consignmentWorkflowId } from '../../src/temporal/consignment.starter';
 import { startTestService, type TestService } from '../support/test-service';
 
 let svc: TestService;

@@ -3,8 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { importOrderUuid } from '../../activities/imports.activities';
-import { consignmentWorkflowId, importWorkflowId } from '../../workflows/ids';
+import { importOrderUuid } from '../../src/domain/derived-uuid';
+import { consignmentWorkflowId } from '../../src/temporal/consignment.starter';
+import { importWorkflowId } from '../../src/temporal/import.starter';
 import { SA } from '../../workflows/search-attributes';
 import { startTestService, type TestService } from '../support/test-service';
 

@@ -1,59 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isServiceBarcode } from '../../src/carriers/barcode';
-import { consignmentWorkflowId } from '../../workflows/ids';
+import { consignmentWorkflowId } from '../../src/temporal/consignment.starter';
+import { consignmentApi, draftBody, party, waitForStatus, type ConsignmentApi } from '../support/consignments';
 import { startTestService, type TestService } from '../support/test-service';
 
 let svc: TestService;
 let key: string;
+let consignments: ConsignmentApi;
 
-const party = (name: string, country: string, city: string) => ({ name, country, city, address: `${city} Cad. No:1`, phone_number: '+905551112233' });
-const domestic = (extra: Record<string, unknown> = {}) => ({
-  preference: 1,
-  consignor: party('Ayşe Yılmaz', 'TR', 'İstanbul'),
-  consignee: party('Şükrü Öztürk', 'TR', 'Ankara'),
-  packages: [{ package_type: 1, weight: 2, length: 30, width: 20, height: 15 }],
-  ...extra,
-});
-
-async function draft(body: Record<string, unknown>) {
-  const res = await svc.request({ method: 'POST', url: '/api/v1/consignments/draft', apiKey: key, payload: body });
-  expect(res.statusCode).toBe(201);
-  return res.json().data as { id: number; uuid: string };
-}
-const processDraft = (id: number, payload?: unknown, lang?: string) =>
-  svc.request({ method: 'POST', url: `/api/v1/consignments/draft/${id}/start-process`, apiKey: key, lang, ...(payload === undefined ? {} : { payload: payload as object }) });
-const details = async (id: number) => (await svc.request({ method: 'GET', url: `/api/v1/consignments/${id}/details`, apiKey: key })).json().data;
-const sandboxEvent = (id: number, body: Record<string, unknown>) => svc.request({ method: 'POST', url: `/api/v1/sandbox/consignments/${id}/events`, apiKey: key, payload: body });
 const cancel = (value: string | number, lang?: string) => svc.request({ method: 'POST', url: `/api/v1/consignments/${encodeURIComponent(String(value))}/cancel`, apiKey: key, lang });
-
-/** Carrier events are Signals: applied shortly after the 202. */
-async function waitForStatus(id: number, status: number) {
-  for (let i = 0; i < 100; i++) {
-    const d = await details(id);
-    if (d.status === status) return d;
-    await sleep(100);
-  }
-  throw new Error(`consignment ${id} never reached status ${status}`);
-}
-
-async function processed(extra: Record<string, unknown> = {}) {
-  const { id } = await draft(domestic(extra));
-  const res = await processDraft(id);
-  expect(res.statusCode).toBe(200);
-  return { id, ...res.json().data };
-}
 
 beforeAll(async () => {
   svc = await startTestService();
   ({ apiKey: key } = await svc.customer('Lifecycle'));
+  consignments = consignmentApi(svc, key);
 });
 afterAll(async () => svc?.stop());
 
 describe('process draft (SPEC §4.5)', () => {
   it('books the cheapest carrier, returns the §4.5 data with a PDF label, and moves to 2 or 3', async () => {
-    const { id } = await draft(domestic({ reference_no: 'LC-CHEAP' }));
-    const res = await processDraft(id);
+    const { id } = await consignments.draft(draftBody({ reference_no: 'LC-CHEAP' }));
+    const res = await consignments.process(id);
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.message).toBe('Draft consignment processed: the label was created and the consignment sent to the carrier.');
@@ -63,7 +31,7 @@ describe('process draft (SPEC §4.5)', () => {
     expect(body.data.svcBarcode).toBe(body.data.barcode);
     expect(body.data.contentType).toBe('application/pdf');
     expect(Buffer.from(body.data.base64label, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
-    const d = await details(id);
+    const d = await consignments.details(id);
     // cheapest domestic carrier is provider 2 (drop-off → status 2)
     expect(d).toMatchObject({ status: 2, barcode: body.data.barcode, provider: { id: 2 } });
     expect(d.provider_base_cost).toBeGreaterThan(0);
@@ -73,39 +41,39 @@ describe('process draft (SPEC §4.5)', () => {
   });
 
   it('picks the fastest carrier for preference 2 (a pickup: status 3) and a ZPL label on request', async () => {
-    const { id } = await draft(domestic({ preference: 2 }));
-    const res = await processDraft(id, { label_format: 'zpl' });
+    const { id } = await consignments.draft(draftBody({ preference: 2 }));
+    const res = await consignments.process(id, { label_format: 'zpl' });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.contentType).toBe('application/zpl');
     expect(Buffer.from(res.json().data.base64label, 'base64').toString()).toMatch(/^\^XA[\s\S]*\^XZ\s*$/);
-    expect(await details(id)).toMatchObject({ status: 3, provider: { id: 1 } });
+    expect(await consignments.details(id)).toMatchObject({ status: 3, provider: { id: 1 } });
   });
 
   it('applies a body and processes in one request', async () => {
-    const { id } = await draft({ consignor: party('A', 'TR', 'İzmir'), consignee: { name: 'B' } });
-    const res = await processDraft(id, { preference: 0, provider_id: 1, consignee: party('Bora', 'TR', 'Bursa'), packages: [{ weight: 1 }], reference_no: 'LC-BODY' });
+    const { id } = await consignments.draft({ consignor: party('İzmir', { name: 'A' }), consignee: { name: 'B' } });
+    const res = await consignments.process(id, { preference: 0, provider_id: 1, consignee: party('Bursa', { name: 'Bora' }), packages: [{ weight: 1 }], reference_no: 'LC-BODY' });
     expect(res.statusCode).toBe(200);
-    expect(await details(id)).toMatchObject({ reference_no: 'LC-BODY', provider: { id: 1 }, consignee: { city: 'Bursa' } });
+    expect(await consignments.details(id)).toMatchObject({ reference_no: 'LC-BODY', provider: { id: 1 }, consignee: { city: 'Bursa' } });
   });
 
   it.each([
     ['en', 'This value should not be blank.'],
     ['tr', 'Bu değer boş bırakılmamalıdır.'],
   ])('lists every missing field and leaves the draft unchanged (%s)', async (lang, message) => {
-    const { id } = await draft({ consignor: party('A', 'TR', 'İzmir'), consignee: { name: 'B', country: 'TR' }, invoice_number: 'INV-0' });
-    const res = await processDraft(id, { invoice_number: 'INV-1' }, lang);
+    const { id } = await consignments.draft({ consignor: party('İzmir', { name: 'A' }), consignee: { name: 'B', country: 'TR' }, invoice_number: 'INV-0' });
+    const res = await consignments.process(id, { invoice_number: 'INV-1' }, lang);
     expect(res.statusCode).toBe(400);
     const errors = res.json().errors as { field: string; message: string }[];
     expect(errors.map((e) => e.field).sort()).toEqual(['consignee.address', 'consignee.city', 'consignee.phone_number', 'packages', 'preference']);
     expect(errors[0].message).toBe(message);
-    expect((await details(id)).status).toBe(24);
+    expect((await consignments.details(id)).status).toBe(24);
     const { rows } = await svc.db.query<{ invoice_number: string }>('SELECT invoice_number FROM consignments WHERE id = $1', [id]);
     expect(rows[0].invoice_number).toBe('INV-0');
   });
 
   it('requires customs data on every item across borders and state_code in the US', async () => {
-    const { id } = await draft(domestic({ consignee: { ...party('John', 'US', 'Austin') }, packages: [{ weight: 1, items: [{ description: 'Tea', quantity: 1 }] }] }));
-    const res = await processDraft(id);
+    const { id } = await consignments.draft(draftBody({ consignee: { ...party('Austin', { name: 'John', country: 'US' }) }, packages: [{ weight: 1, items: [{ description: 'Tea', quantity: 1 }] }] }));
+    const res = await consignments.process(id);
     expect(res.statusCode).toBe(400);
     expect(res.json().errors.map((e: { field: string }) => e.field).sort()).toEqual(
       ['consignee.state_code', 'packages.0.items.0.currency_code', 'packages.0.items.0.gtip', 'packages.0.items.0.origin', 'packages.0.items.0.unit_price'].sort(),
@@ -113,22 +81,22 @@ describe('process draft (SPEC §4.5)', () => {
   });
 
   it('refuses a shipment no carrier can take', async () => {
-    const { id } = await draft(domestic({ packages: [{ weight: 500 }] }));
-    const res = await processDraft(id);
+    const { id } = await consignments.draft(draftBody({ packages: [{ weight: 500 }] }));
+    const res = await consignments.process(id);
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[0].field).toBe('provider_id');
-    expect((await details(id)).status).toBe(24);
+    expect((await consignments.details(id)).status).toBe(24);
   });
 
   it.each([
     ['en', 'Consignment not found or not in draft status.'],
     ['tr', 'Gönderi bulunamadı veya taslak durumunda değil.'],
   ])('answers a missing or processed draft with the draft-status error (%s)', async (lang, message) => {
-    const missing = await processDraft(99999999, undefined, lang);
+    const missing = await consignments.process(99999999, undefined, lang);
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ status: false, errors: [{ message }] });
-    const done = await processed();
-    const again = await processDraft(done.id, undefined, lang);
+    const done = await consignments.processed(draftBody());
+    const again = await consignments.process(done.id, undefined, lang);
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({ status: false, errors: [{ message }] });
     const update = await svc.request({ method: 'PUT', url: `/api/v1/consignments/draft/${done.id}`, apiKey: key, lang, payload: { invoice_number: 'x' } });
@@ -137,16 +105,16 @@ describe('process draft (SPEC §4.5)', () => {
   });
 
   it('refuses a used reference in the process body', async () => {
-    await draft(domestic({ reference_no: 'LC-USED' }));
-    const { id } = await draft(domestic());
-    const res = await processDraft(id, { reference_no: 'LC-USED' });
+    await consignments.draft(draftBody({ reference_no: 'LC-USED' }));
+    const { id } = await consignments.draft(draftBody());
+    const res = await consignments.process(id, { reference_no: 'LC-USED' });
     expect(res.statusCode).toBe(409);
     expect(res.json().errors[0].message.startsWith('reference_no:')).toBe(true);
   });
 
   it('books once per consignment even when processing is asked for twice at the same time', async () => {
-    const { id, uuid } = await draft(domestic());
-    const results = await Promise.all(Array.from({ length: 6 }, () => processDraft(id)));
+    const { id, uuid } = await consignments.draft(draftBody());
+    const results = await Promise.all(Array.from({ length: 6 }, () => consignments.process(id)));
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409, 409, 409]);
     const bookings = await svc.db.query<{ n: number }>('SELECT count(*)::int AS n FROM carrier_bookings WHERE booking_key = $1', [uuid]);
     const labels = await svc.db.query<{ n: number }>('SELECT count(*)::int AS n FROM labels WHERE consignment_id = $1', [id]);
@@ -154,8 +122,8 @@ describe('process draft (SPEC §4.5)', () => {
   });
 
   it('shows status and barcode as search attributes', async () => {
-    const done = await processed();
-    const { uuid } = await details(done.id);
+    const done = await consignments.processed(draftBody());
+    const { uuid } = await consignments.details(done.id);
     const attrs = (await svc.runtime.client.workflow.getHandle(consignmentWorkflowId(uuid)).describe()).typedSearchAttributes.getAll();
     expect(attrs.map((p) => [p.key.name, p.value])).toEqual(expect.arrayContaining([['ConsignmentStatus', 'LABEL_CREATED'], ['Barcode', done.barcode], ['ProviderId', 2]]));
   });
@@ -163,8 +131,8 @@ describe('process draft (SPEC §4.5)', () => {
 
 describe('labels', () => {
   it('downloads the signed label and refuses a wrong hash', async () => {
-    const done = await processed();
-    const [label] = (await details(done.id)).labels;
+    const done = await consignments.processed(draftBody());
+    const [label] = (await consignments.details(done.id)).labels;
     const url = new URL(label.file_url);
     expect(url.origin).toBe('http://consignflow.test');
     const ok = await svc.app.inject({ method: 'GET', url: url.pathname + url.search });
@@ -182,17 +150,17 @@ describe('labels', () => {
 
 describe('carrier events and history', () => {
   it('moves through PICKED_UP, IN_TRANSIT, DELIVERED; duplicates and late events change nothing; delivered cannot be cancelled', async () => {
-    const done = await processed({ reference_no: 'LC-TRACK' });
-    expect((await sandboxEvent(done.id, { event: 'PICKED_UP', location: 'İstanbul Hub', event_id: 'e1' })).statusCode).toBe(202);
-    await waitForStatus(done.id, 4);
-    await sandboxEvent(done.id, { event: 'PICKED_UP', event_id: 'e1' }); // redelivered
-    await sandboxEvent(done.id, { event: 'IN_TRANSIT', location: 'Ankara Aktarma', message: 'Arrived at hub', event_id: 'e2' });
-    await waitForStatus(done.id, 5);
-    await sandboxEvent(done.id, { event: 'DELIVERED', location: 'Ankara', event_id: 'e3' });
-    const d = await waitForStatus(done.id, 7);
-    await sandboxEvent(done.id, { event: 'IN_TRANSIT', event_id: 'e4' }); // late
+    const done = await consignments.processed(draftBody({ reference_no: 'LC-TRACK' }));
+    expect((await consignments.sandboxEvent(done.id, { event: 'PICKED_UP', location: 'İstanbul Hub', event_id: 'e1' })).statusCode).toBe(202);
+    await waitForStatus(consignments, done.id, 4);
+    await consignments.sandboxEvent(done.id, { event: 'PICKED_UP', event_id: 'e1' }); // redelivered
+    await consignments.sandboxEvent(done.id, { event: 'IN_TRANSIT', location: 'Ankara Aktarma', message: 'Arrived at hub', event_id: 'e2' });
+    await waitForStatus(consignments, done.id, 5);
+    await consignments.sandboxEvent(done.id, { event: 'DELIVERED', location: 'Ankara', event_id: 'e3' });
+    const d = await waitForStatus(consignments, done.id, 7);
+    await consignments.sandboxEvent(done.id, { event: 'IN_TRANSIT', event_id: 'e4' }); // late
     await sleep(300);
-    const after = await details(done.id);
+    const after = await consignments.details(done.id);
     expect(after.status).toBe(7);
     expect(after.details.map((h: { status_name: string }) => h.status_name)).toEqual(['NEW_DRAFT', 'LABEL_CREATED', 'PICKED_UP', 'IN_TRANSIT', 'DELIVERED']);
     expect(d.details[3]).toMatchObject({ status: 5, location: 'Ankara Aktarma', message: 'Arrived at hub', status_description: 'In transit' });
@@ -217,10 +185,10 @@ describe('carrier events and history', () => {
   });
 
   it('refuses sandbox events for drafts and bad event names', async () => {
-    const { id } = await draft(domestic());
-    expect((await sandboxEvent(id, { event: 'PICKED_UP' })).statusCode).toBe(409);
-    const done = await processed();
-    const bad = await sandboxEvent(done.id, { event: 'TELEPORTED' });
+    const { id } = await consignments.draft(draftBody());
+    expect((await consignments.sandboxEvent(id, { event: 'PICKED_UP' })).statusCode).toBe(409);
+    const done = await consignments.processed(draftBody());
+    const bad = await consignments.sandboxEvent(done.id, { event: 'TELEPORTED' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors[0].field).toBe('event');
   });
@@ -228,12 +196,12 @@ describe('carrier events and history', () => {
 
 describe('cancel (SPEC §4.6)', () => {
   it('cancels before pickup by barcode, voids the label, and refuses a second cancel', async () => {
-    const done = await processed();
-    const label = (await details(done.id)).labels[0];
+    const done = await consignments.processed(draftBody());
+    const label = (await consignments.details(done.id)).labels[0];
     const res = await cancel(done.barcode);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: true, message: 'Consignment cancelled successfully.', data: { consignment: done.id } });
-    expect((await details(done.id)).status).toBe(10);
+    expect((await consignments.details(done.id)).status).toBe(10);
     const url = new URL(label.file_url);
     expect((await svc.app.inject({ method: 'GET', url: url.pathname + url.search })).statusCode).toBe(410);
     for (const [lang, message] of [
@@ -247,9 +215,9 @@ describe('cancel (SPEC §4.6)', () => {
   });
 
   it('lets the carrier decide in transit: provider 2 refuses, provider 1 accepts', async () => {
-    const economy = await processed({ preference: 0, provider_id: 2, reference_no: 'LC-ECO' });
-    await sandboxEvent(economy.id, { event: 'PICKED_UP' });
-    await waitForStatus(economy.id, 4);
+    const economy = await consignments.processed(draftBody({ preference: 0, provider_id: 2, reference_no: 'LC-ECO' }));
+    await consignments.sandboxEvent(economy.id, { event: 'PICKED_UP' });
+    await waitForStatus(consignments, economy.id, 4);
     for (const [lang, message] of [
       ['en', 'Consignment cancel failed: carrier does not cancel shipments in transit'],
       ['tr', 'Gönderi iptali başarısız: carrier does not cancel shipments in transit'],
@@ -258,26 +226,26 @@ describe('cancel (SPEC §4.6)', () => {
       expect(res.statusCode).toBe(409);
       expect(res.json()).toEqual({ status: false, errors: [{ message }] });
     }
-    expect((await details(economy.id)).status).toBe(4);
+    expect((await consignments.details(economy.id)).status).toBe(4);
 
-    const express = await processed({ preference: 0, provider_id: 1 });
-    await sandboxEvent(express.id, { event: 'PICKED_UP' });
-    await waitForStatus(express.id, 4);
+    const express = await consignments.processed(draftBody({ preference: 0, provider_id: 1 }));
+    await consignments.sandboxEvent(express.id, { event: 'PICKED_UP' });
+    await waitForStatus(consignments, express.id, 4);
     expect((await cancel(express.id)).statusCode).toBe(200);
-    expect((await details(express.id)).status).toBe(10);
+    expect((await consignments.details(express.id)).status).toBe(10);
   });
 
   it('cancels a draft without a carrier', async () => {
-    const { id } = await draft(domestic({ reference_no: '12345' }));
+    const { id } = await consignments.draft(draftBody({ reference_no: '12345' }));
     expect((await cancel('12345')).statusCode).toBe(200); // no consignment has id 12345: the reference matches
-    expect((await details(id)).status).toBe(10);
+    expect((await consignments.details(id)).status).toBe(10);
   });
 
   it.each([
     ['en', 'Consignment not found.'],
     ['tr', 'Gönderi bulunamadı.'],
   ])('answers an unknown or foreign consignment with not found (%s)', async (lang, message) => {
-    const done = await processed();
+    const done = await consignments.processed(draftBody());
     const other = await svc.customer('Other');
     for (const [value, apiKey] of [
       ['NO-SUCH-REF', key],

@@ -1,34 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { consignmentWorkflowId } from '../../workflows/ids';
+import { consignmentWorkflowId } from '../../src/temporal/consignment.starter';
+import { consignmentApi, draftBody, party, waitForStatus, type ConsignmentApi } from '../support/consignments';
 import { startTestService, type TestService } from '../support/test-service';
 
 /** A consignment in transit for weeks gets many carrier events: its workflow history must stay bounded. */
 let svc: TestService;
-let key: string;
+let consignments: ConsignmentApi;
 const HISTORY_LIMIT = 100;
 
 beforeAll(async () => {
   svc = await startTestService({ CONSIGNMENT_HISTORY_LIMIT: String(HISTORY_LIMIT) });
-  ({ apiKey: key } = await svc.customer('Long lives'));
+  consignments = consignmentApi(svc, (await svc.customer('Long lives')).apiKey);
 });
 afterAll(async () => svc?.stop());
 
-const party = (city: string) => ({ name: 'Ali Veli', country: 'TR', city, address: 'Atatürk Cad. 1', phone_number: '+905551112233' });
-
 describe('continue-as-new', () => {
   it('keeps each run under the history limit and carries state and seen events across runs', async () => {
-    const created = await svc.request({ method: 'POST', url: '/api/v1/consignments/draft', apiKey: key, payload: { preference: 1, consignor: party('İzmir'), consignee: party('Van'), packages: [{ weight: 1 }] } });
-    const { id, uuid } = created.json().data;
-    expect((await svc.request({ method: 'POST', url: `/api/v1/consignments/draft/${id}/start-process`, apiKey: key })).statusCode).toBe(200);
-    const event = (event: string, eventId: string) => svc.request({ method: 'POST', url: `/api/v1/sandbox/consignments/${id}/events`, apiKey: key, payload: { event, event_id: eventId, location: `Hub ${eventId}` } });
+    const { id, uuid } = await consignments.processed(draftBody({ consignor: party('İzmir', { name: 'Ali Veli' }), consignee: party('Van', { name: 'Ali Veli' }), packages: [{ weight: 1 }] }));
+    const event = (event: string, eventId: string) => consignments.sandboxEvent(id, { event, event_id: eventId, location: `Hub ${eventId}` });
     await event('PICKED_UP', 'p');
     for (let i = 0; i < 40; i++) expect((await event('IN_TRANSIT', `t${i}`)).statusCode).toBe(202);
 
     const workflowId = consignmentWorkflowId(uuid);
     let runs: { runId: string; status: string; historyLength: number }[] = [];
     for (let attempt = 0; attempt < 100; attempt++) {
-      const details = (await svc.request({ method: 'GET', url: `/api/v1/consignments/${id}/details`, apiKey: key })).json().data;
+      const details = await consignments.details(id);
       runs = [];
       for await (const wf of svc.runtime.client.workflow.list({ query: `WorkflowId = "${workflowId}"` })) runs.push({ runId: wf.runId, status: wf.status.name, historyLength: wf.historyLength });
       if (details.details.length === 2 + 1 + 40 && runs.length >= 2) break;
@@ -41,13 +38,7 @@ describe('continue-as-new', () => {
     // a carrier redelivering an event from before the continue-as-new is still recognised
     await event('IN_TRANSIT', 't0');
     await event('DELIVERED', 'd');
-    let final;
-    for (let attempt = 0; attempt < 100; attempt++) {
-      final = (await svc.request({ method: 'GET', url: `/api/v1/consignments/${id}/details`, apiKey: key })).json().data;
-      if (final.status === 7) break;
-      await sleep(100);
-    }
-    expect(final.status).toBe(7);
+    const final = await waitForStatus(consignments, id, 7);
     expect(final.details).toHaveLength(2 + 1 + 40 + 1);
     const result = await svc.runtime.client.workflow.getHandle(workflowId).result();
     expect(result).toMatchObject({ status: 7, consignmentId: id });

@@ -1,9 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { TRACKING_EVENTS } from '../../carriers/carrier';
 import { SANDBOX_LOGOS } from '../../carriers/sandbox-carriers';
-import { DomainError, type Issue } from '../../domain/errors';
+import { DomainError } from '../../domain/errors';
+import { providerEventId, TRACKING_EVENTS } from '../../domain/tracking';
+import { parseOrRefuse } from '../../domain/validation';
 import { statusMessage, statusName } from '../../domain/statuses';
 import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
 import { formatTimestamp } from '../mappers/consignment.mapper';
@@ -72,19 +73,11 @@ export function providerRoutes(deps: { consignments: ConsignmentService; pushTok
       const expected = Number.isSafeInteger(providerId) ? deps.pushTokens.get(providerId) : undefined;
       const given = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
       if (!expected || !given || !timingSafeEqual(digest(expected), digest(given))) throw new DomainError('INVALID_CARRIER_TOKEN');
-      const parsed = pushBody.safeParse(request.body ?? {});
-      if (!parsed.success) {
-        const issues: Issue[] = parsed.error.issues.map((i) => ({
-          code: i.code === 'invalid_value' ? 'INVALID_CHOICE' : i.code === 'too_big' ? 'TOO_LARGE' : i.code === 'invalid_format' ? 'INVALID_TYPE' : 'NOT_BLANK',
-          field: i.path.join('.') || 'events',
-          params: { max: 'maximum' in i ? String(i.maximum) : '', type: 'string' },
-        }));
-        throw new DomainError('VALIDATION_FAILED', issues);
-      }
+      const push = parseOrRefuse(pushBody, request.body ?? {}, (path) => path.join('.') || 'events');
       const unknown: string[] = [];
-      for (const e of parsed.data.events) {
+      for (const e of push.events) {
         const target = await deps.consignments.ingestCarrierEvent(providerId, e.tracking_code, {
-          eventId: `${providerId}:${e.event_id}`,
+          eventId: providerEventId(providerId, e.event_id),
           event: e.event,
           occurredAt: e.occurred_at ? new Date(e.occurred_at).toISOString() : new Date().toISOString(),
           location: e.location ?? null,
@@ -95,7 +88,7 @@ export function providerRoutes(deps: { consignments: ConsignmentService; pushTok
       return reply.code(202).send({
         status: true,
         message: translate(SUCCESS_MESSAGES.EVENTS_ACCEPTED, request.locale),
-        data: { accepted: parsed.data.events.length - unknown.length, unknown_tracking_codes: unknown },
+        data: { accepted: push.events.length - unknown.length, unknown_tracking_codes: unknown },
       });
     });
   };

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { TRACKING_EVENTS } from '../../carriers/carrier';
 import { DomainError } from '../../domain/errors';
+import { providerEventId, TRACKING_EVENTS } from '../../domain/tracking';
+import { parseOrRefuse } from '../../domain/validation';
 import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
 import type { ConsignmentService } from '../../services/consignments.service';
 import { parseId } from './params';
@@ -16,29 +17,23 @@ const eventBody = z.object({
 });
 
 /**
- * DESIGN.md "Sandbox events": makes the consignment's sandbox carrier emit a tracking event, which reaches
+ * The sandbox events endpoint (docs/api.md): makes the consignment's sandbox carrier emit a tracking event, which reaches
  * the lifecycle workflow by the same path as a real carrier's (`ingestCarrierEvent`). 202: applied shortly.
  */
 export function sandboxRoutes(deps: { consignments: ConsignmentService; sandboxProviders: Set<number> }): FastifyPluginAsync {
   return async (app) => {
     app.post<{ Params: { id: string } }>('/sandbox/consignments/:id/events', async (request, reply) => {
       const id = parseId(request.params.id, 'consignment_id');
-      const parsed = eventBody.safeParse(request.body ?? {});
-      if (!parsed.success) {
-        throw new DomainError(
-          'VALIDATION_FAILED',
-          parsed.error.issues.map((i) => ({ code: i.code === 'invalid_value' ? ('INVALID_CHOICE' as const) : i.code === 'too_big' ? ('TOO_LONG' as const) : ('NOT_BLANK' as const), field: i.path.join('.') || 'event', params: { max: 'maximum' in i ? String(i.maximum) : '' } })),
-        );
-      }
+      const event = parseOrRefuse(eventBody, request.body ?? {}, (path) => path.join('.') || 'event');
       const { consignment } = await deps.consignments.find({ id, customerId: request.caller.customerId });
       if (consignment.provider_id === null || !deps.sandboxProviders.has(consignment.provider_id) || !consignment.tracking_code) throw new DomainError('NOT_SANDBOX_CONSIGNMENT');
-      const eventId = parsed.data.event_id ?? randomUUID();
+      const eventId = event.event_id ?? randomUUID();
       await deps.consignments.ingestCarrierEvent(consignment.provider_id, consignment.tracking_code, {
-        eventId: `${consignment.provider_id}:${eventId}`,
-        event: parsed.data.event,
+        eventId: providerEventId(consignment.provider_id, eventId),
+        event: event.event,
         occurredAt: new Date().toISOString(),
-        location: parsed.data.location ?? null,
-        message: parsed.data.message ?? null,
+        location: event.location ?? null,
+        message: event.message ?? null,
       });
       return reply.code(202).send({ status: true, message: translate(SUCCESS_MESSAGES.EVENT_ACCEPTED, request.locale), data: { consignment: consignment.id, event_id: eventId } });
     });

@@ -24,7 +24,8 @@ describe('CarrierRegistry', () => {
   const registry = new CarrierRegistry(createSandboxCarriers({ publicBaseUrl: 'http://127.0.0.1:8080' }));
 
   it('finds carriers by id and lists them in id order', () => {
-    expect(registry.get(1)?.name).toBeDefined();
+    expect(registry.get(1)).toMatchObject({ id: 1, name: 'Sandbox Express' });
+    expect(registry.get(2)).toMatchObject({ id: 2, name: 'Sandbox Economy' });
     expect(registry.get(3)).toBeUndefined();
     expect(registry.all().map((c) => c.id)).toEqual([1, 2]);
     expect(new CarrierRegistry([fixed(5, null), fixed(2, null)]).all().map((c) => c.id)).toEqual([2, 5]);

@@ -6,6 +6,7 @@ import {
   SANDBOX_EXPRESS_ID,
   SANDBOX_EXPRESS_LOGO_SVG,
   SANDBOX_LOGOS,
+  UNKNOWN_SHIPMENT,
   createSandboxCarriers,
 } from '../../../src/carriers/sandbox-carriers';
 
@@ -153,8 +154,8 @@ describe('sandbox carriers', () => {
   it('refuse to cancel a tracking code that is not the booking’s', async () => {
     const { express } = carriers();
     const result = await express.cancel({ bookingKey: 'k4', trackingCode: 'SBE0000000000', inTransit: false });
-    expect(result.accepted).toBe(false);
-    expect(result.reason).toBeTruthy();
+    expect(result).toEqual({ accepted: false, reason: UNKNOWN_SHIPMENT });
+    expect(UNKNOWN_SHIPMENT).toBe('no shipment with this tracking code for this booking');
   });
 
   it('track nothing by polling (sandbox events are pushed)', async () => {

@@ -1,4 +1,4 @@
-import { ALLOWED_TRANSITIONS, STATUS, STATUS_CATALOG, canTransition, statusMessage, statusName } from '../../../src/domain/statuses';
+import { ALLOWED_TRANSITIONS, STATUS, STATUS_CATALOG, canTransition, cancelRule, statusMessage, statusName } from '../../../src/domain/statuses';
 
 describe('status catalog', () => {
   it('keeps the numbers given by SPEC §3 and DESIGN', () => {
@@ -55,9 +55,11 @@ describe('status catalog', () => {
 
 describe('transitions', () => {
   it('has an entry for every status, pointing only at known statuses', () => {
-    for (const code of Object.values(STATUS)) {
-      expect(ALLOWED_TRANSITIONS[code]).toBeDefined();
-      for (const to of ALLOWED_TRANSITIONS[code]) expect(STATUS_CATALOG[to]).toBeDefined();
+    const codes = Object.values(STATUS).sort((a, b) => a - b);
+    expect(Object.keys(ALLOWED_TRANSITIONS).map(Number).sort((a, b) => a - b)).toEqual(codes);
+    for (const code of codes) {
+      expect(Array.isArray(ALLOWED_TRANSITIONS[code])).toBe(true);
+      for (const to of ALLOWED_TRANSITIONS[code]) expect(codes).toContain(to);
     }
   });
 
@@ -82,7 +84,7 @@ describe('transitions', () => {
     [1, 5, true],
     [4, 7, true],
     [5, 5, true],
-    [6, 10, false],
+    [6, 10, true],
     [6, 7, true],
     [9, 10, true],
     [7, 10, false],
@@ -91,5 +93,30 @@ describe('transitions', () => {
     [99, 24, false],
   ])('%i → %i is %s', (from, to, allowed) => {
     expect(canTransition(from, to)).toBe(allowed);
+  });
+});
+
+describe('cancel rule', () => {
+  it('follows the transition table for every status', () => {
+    for (const code of Object.values(STATUS)) {
+      const rule = cancelRule(code);
+      expect(rule.refusal === null).toBe(canTransition(code, STATUS.CANCELLED));
+    }
+  });
+
+  it.each([
+    [24, { refusal: null, carrier: false, inTransit: false }],
+    [2, { refusal: null, carrier: true, inTransit: false }],
+    [3, { refusal: null, carrier: true, inTransit: false }],
+    [1, { refusal: null, carrier: true, inTransit: false }],
+    [4, { refusal: null, carrier: true, inTransit: true }],
+    [5, { refusal: null, carrier: true, inTransit: true }],
+    [6, { refusal: null, carrier: true, inTransit: true }],
+    [9, { refusal: null, carrier: true, inTransit: true }],
+    [7, { refusal: { code: 'ALREADY_DELIVERED' } }],
+    [10, { refusal: { code: 'ALREADY_CANCELLED' } }],
+    [8, { refusal: { code: 'CANCEL_FAILED', params: { reason: 'the shipment was returned to the consignor' } } }],
+  ])('status %i → %o', (status, expected) => {
+    expect(cancelRule(status)).toEqual(expected);
   });
 });

@@ -48,10 +48,16 @@ afterAll(() => senders.forEach((s) => s.close()));
 
 describe('webhook HTTP delivery', () => {
   it('POSTs the body with the given headers and reports status and latency', async () => {
-    handler = (_req, res) => res.writeHead(201, { 'content-type': 'text/plain' }).end('thanks');
+    // The receiver takes HOLD_MS to answer: the latency is whole milliseconds, at least that, and at most what the caller waited.
+    const HOLD_MS = 60;
+    handler = (_req, res) => void setTimeout(() => res.writeHead(201, { 'content-type': 'text/plain' }).end('thanks'), HOLD_MS);
+    const started = performance.now();
     const result = await sender({ allowPrivate: true }).post({ url: `${origin}/hooks/a?x=1`, headers: { 'X-Api-Key': 'k1', 'webhook-id': 'e1' }, body: '{"a":1}' });
+    const waited = performance.now() - started;
     expect(result).toMatchObject({ status: 201, error: null, responseBody: 'thanks' });
-    expect(result.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(Number.isInteger(result.latencyMs)).toBe(true);
+    expect(result.latencyMs).toBeGreaterThanOrEqual(HOLD_MS);
+    expect(result.latencyMs).toBeLessThanOrEqual(Math.ceil(waited));
     expect(received).toHaveLength(1);
     expect(received[0]).toMatchObject({ method: 'POST', url: '/hooks/a?x=1', body: '{"a":1}' });
     expect(received[0].headers).toMatchObject({ 'x-api-key': 'k1', 'webhook-id': 'e1', 'content-type': 'application/json', host: `127.0.0.1:${port}` });

@@ -1,8 +1,12 @@
 import type { Client } from '@temporalio/client';
-import { webhookDeliveryWorkflowId } from '../../workflows/ids';
 import { SA } from '../../workflows/search-attributes';
 import { deliverEventSignal, type DeliveryPolicy } from '../../workflows/webhook-delivery.messages';
-import { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery.workflow';
+import type { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery.workflow';
+
+const WORKFLOW_TYPE = 'webhookDeliveryWorkflow';
+
+/** One delivery queue per webhook and consignment: the consignment's events reach that webhook in order. */
+export const webhookDeliveryWorkflowId = (webhookId: string, consignmentId: number): string => `webhook-delivery:${webhookId}:${consignmentId}`;
 
 export interface DeliveryTarget {
   /** internal id */
@@ -11,7 +15,7 @@ export interface DeliveryTarget {
   webhookId: string;
 }
 
-export interface WebhookDispatcher {
+export interface WebhookDeliveryStarter {
   /**
    * Queues one event for one webhook: signal-with-start of the webhook × consignment delivery workflow,
    * so the events of a consignment reach the webhook in the order they are queued.
@@ -19,10 +23,11 @@ export interface WebhookDispatcher {
   enqueue(request: { webhook: DeliveryTarget; customerCode: string; consignmentId: number; eventId: string; redelivery?: boolean }): Promise<void>;
 }
 
-export function createWebhookDispatcher(deps: { client: Client; taskQueue: string; policy: DeliveryPolicy }): WebhookDispatcher {
+/** How webhook delivery workflows are started and fed: the only code that does. */
+export function createWebhookDeliveryStarter(deps: { client: Client; taskQueue: string; policy: DeliveryPolicy }): WebhookDeliveryStarter {
   return {
     async enqueue({ webhook, customerCode, consignmentId, eventId, redelivery = false }) {
-      await deps.client.workflow.signalWithStart(webhookDeliveryWorkflow, {
+      await deps.client.workflow.signalWithStart<typeof webhookDeliveryWorkflow, [{ eventId: string; redelivery?: boolean }]>(WORKFLOW_TYPE, {
         workflowId: webhookDeliveryWorkflowId(webhook.webhookId, consignmentId),
         taskQueue: deps.taskQueue,
         args: [{ webhookId: webhook.id, publicId: webhook.webhookId, consignmentId, policy: deps.policy }],

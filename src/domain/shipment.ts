@@ -1,0 +1,34 @@
+import type { DraftInput } from './draft';
+
+/** What a carrier needs to price and book a consignment. Weights are consignment totals. */
+export interface ShipmentSpec {
+  /** ISO 3166-1 alpha-2 of the consignor. */
+  fromCountry: string;
+  /** ISO 3166-1 alpha-2 of the consignee. */
+  toCountry: string;
+  weightKg: number;
+  desi: number;
+  packageCount: number;
+}
+
+/** A booking as the workflow carries it (plain data: it is stored in the workflow history). */
+export interface BookedShipment {
+  providerId: number;
+  trackingCode: string;
+  trackingUrl: string;
+  pickupBooked: boolean;
+  baseCost: number;
+  currency: string;
+  serviceName: string;
+}
+
+/** What processing will do, decided before anything is written or booked. */
+export interface ProcessingPlan {
+  draft: DraftInput;
+  replacePackages: boolean;
+  providerId: number;
+  shipment: ShipmentSpec;
+  serviceBarcode: string;
+  /** the carrier pushes its tracking events; otherwise the workflow polls it */
+  carrierPushes: boolean;
+}

@@ -1,0 +1,61 @@
+/**
+ * The activities each workflow calls, as contracts (types only). Workflows proxy these interfaces; the
+ * factories in activities/ implement them (`satisfies`), and workflow tests replace them with typed fakes.
+ * Declared here, beside the workflows, so workflow code never imports activity code, not even as a type.
+ */
+import type { ConsignmentRecord } from '../src/domain/consignment';
+import type { DraftInput } from '../src/domain/draft';
+import type { ImportState, ParseCursor } from '../src/domain/imports';
+import type { BookedShipment, ProcessingPlan, ShipmentSpec } from '../src/domain/shipment';
+import type { CarrierEvent } from '../src/domain/tracking';
+import type { CreateDraftRequest } from './consignment.messages';
+import type { ParsedPage } from './import.messages';
+import type { DeliveryBatchResult, QueuedEvent } from './webhook-delivery.messages';
+
+/** A status change the lifecycle workflow writes (guarded by `from`, keyed by `eventKey`). */
+export interface StatusChange {
+  uuid: string;
+  from: number;
+  to: number;
+  eventKey: string;
+  message: string | null;
+  location: string | null;
+  occurredAt: string | null;
+}
+
+/** Read-model writes of the consignment lifecycle: each one transaction, safe to retry. */
+export interface ConsignmentActivities {
+  insertDraft(request: CreateDraftRequest & { uuid: string }): Promise<ConsignmentRecord>;
+  updateDraft(request: { uuid: string; patch: DraftInput }): Promise<ConsignmentRecord>;
+  planProcessing(request: { uuid: string; patch: DraftInput | null }): Promise<ProcessingPlan>;
+  completeProcessing(request: { uuid: string; plan: ProcessingPlan; booking: BookedShipment }): Promise<{ record: ConsignmentRecord; labelId: number; eventId: string }>;
+  recordStatus(change: StatusChange): Promise<{ record: ConsignmentRecord; eventId: string }>;
+}
+
+/** Calls to carriers, keyed by the consignment uuid so a retry never books twice. */
+export interface CarrierActivities {
+  bookShipment(request: { uuid: string; providerId: number; shipment: ShipmentSpec; serviceBarcode: string }): Promise<BookedShipment>;
+  trackShipment(request: { providerId: number; trackingCode: string }): Promise<CarrierEvent[]>;
+  cancelBooking(request: { uuid: string; providerId: number; trackingCode: string; inTransit: boolean }): Promise<{ accepted: boolean; reason?: string }>;
+}
+
+/** Handing a status event to webhook delivery. */
+export interface StatusEventActivities {
+  publishStatusEvent(request: { eventId: string }): Promise<void>;
+}
+
+export type LifecycleActivities = ConsignmentActivities & CarrierActivities & StatusEventActivities;
+
+export interface WebhookDeliveryActivities {
+  deliverWebhookEvents(request: { webhookId: number; events: QueuedEvent[] }): Promise<DeliveryBatchResult>;
+  disableFailingWebhook(request: { webhookId: number; eventId: string; windowMs: number }): Promise<void>;
+}
+
+export interface ImportActivities {
+  startImport(request: { importId: string }): Promise<void>;
+  finishImport(request: { importId: string; state: Exclude<ImportState, 'queued' | 'running'>; error: { code: string; params?: Record<string, string | number> } | null }): Promise<void>;
+  parseImportPage(request: { importId: string; from: ParseCursor; maxOrders: number }): Promise<ParsedPage>;
+  createImportBatch(request: { importId: string; fromSeq: number; toSeq: number; concurrency: number }): Promise<{ done: number }>;
+}
+
+export type AllActivities = LifecycleActivities & WebhookDeliveryActivities & ImportActivities;
