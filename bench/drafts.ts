@@ -53,7 +53,7 @@ const RUN_ID = randomBytes(3).toString('hex');
 const LOAD_AT_START = loadavg()[0];
 
 // ---------------------------------------------------------------------------------------------------------
-// Realistic draft bodies (SPEC §4.3): Turkish parties, 1–2 packages with items, a unique reference each.
+// Realistic draft bodies (docs/api.md): Turkish parties, 1–2 packages with items, a unique reference each.
 
 const FIRST = ['Ayşe', 'Mehmet', 'Şükrü', 'İbrahim', 'Gülşen', 'Çağrı', 'Öznur', 'Ümit', 'Ilgın', 'Doğan', 'Zeynep', 'Emre'];
 const LAST = ['Yılmaz', 'Kaya', 'Demir', 'Şahin', 'Çelik', 'Yıldız', 'Öztürk', 'Aydın', 'Arslan', 'Doğan', 'Koç', 'Kılıç'];

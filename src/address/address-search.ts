@@ -13,7 +13,7 @@ export interface AddressSearchQuery {
   limit: number;
 }
 
-/** SPEC §2.2. */
+/** the API (docs/api.md) */
 export interface AddressResult {
   stateCode: string;
   countryIso2: string;

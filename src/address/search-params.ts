@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DomainError, isErrorCode, type Issue } from '../domain/errors';
 import { SEARCH_FIELDS, type AddressSearchQuery, type SearchField } from './address-search';
 
-/** SPEC §4.1 and §8. */
+/** the API (docs/api.md) */
 export const SEARCH_LIMITS = { keywordMaxLength: 100, defaultLimit: 10, maxLimit: 100, defaultPage: 1, maxPage: 2_147_483_647 } as const;
 
 const ISO2_CODES: ReadonlySet<string> = new Set(Object.keys(countries.getAlpha2Codes()));
@@ -94,7 +94,7 @@ function fieldOf(path: readonly PropertyKey[]): string {
 }
 
 /**
- * Validates the query string of GET /address/search (SPEC §4.1): every problem at once, as
+ * Validates the query string of GET /address/search (docs/api.md): every problem at once, as
  * VALIDATION_FAILED with one issue per problem, each naming its parameter in `field`.
  */
 export function parseAddressSearchQuery(query: unknown): AddressSearchQuery {

@@ -34,7 +34,7 @@ export interface AppDeps {
   webhooks?: WebhookService;
   /** order imports (absent in harnesses that do not need them) */
   imports?: ImportService;
-  /** rate limit of the lookups (SPEC §8) */
+  /** rate limit of the lookups (docs/api.md) */
   lookupLimit?: preHandlerAsyncHookHandler;
   logger: Logger;
   bodyLimitBytes: number;
@@ -68,7 +68,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.register(healthRoutes(deps.health));
   // Carrier-facing: logos (public images) and event pushes (carrier bearer tokens, not customer API keys).
   app.register(providerRoutes({ consignments: deps.consignments, pushTokens: deps.carrierPushTokens }), { prefix: '/api/v1' });
-  // Label downloads are authorised by their signed URL, not an API key (DESIGN.md "Labels").
+  // Label downloads are authorised by their signed URL, not an API key (docs/api.md, "Labels").
   app.register(labelRoutes({ consignments: deps.consignments, labelLinks: deps.labelLinks }), { prefix: '/api/v1' });
   app.register(
     async (v1) => {

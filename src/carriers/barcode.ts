@@ -1,5 +1,5 @@
 /**
- * The service's own barcode (SPEC §2.4 `barcode`, §4.5 `svcBarcode`): "CF", the consignment id
+ * The service's own barcode (the API fields `barcode` and `svcBarcode`): "CF", the consignment id
  * zero-padded to 10 digits, then one check digit — 13 characters, e.g. CF00000004264 for id 426.
  *
  * The check digit is ISO 7064 MOD 11,10 over the 10 id digits (the standard's hybrid system with
@@ -40,7 +40,7 @@ export function isServiceBarcode(s: string): boolean {
   return m !== null && checkDigit(m[1]) === Number(m[2]);
 }
 
-/** The consignment id a valid service barcode carries, else null (for lookups by barcode, SPEC §4.6). */
+/** The consignment id a valid service barcode carries, else null (for lookups by barcode, the API (docs/api.md)). */
 export function consignmentIdFromBarcode(s: string): number | null {
   if (!isServiceBarcode(s)) return null;
   const id = Number(s.slice(SERVICE_BARCODE_PREFIX.length, SERVICE_BARCODE_PREFIX.length + ID_DIGITS));

@@ -1,5 +1,5 @@
 /**
- * The adapter every carrier implements (DESIGN "Carriers"): quote, book (with the label data the
+ * The adapter every carrier implements (docs/api.md, "Carriers"): quote, book (with the label data the
  * carrier returns), cancel, track. Activities call it through the registry; nothing else talks to a
  * carrier.
  */
@@ -52,7 +52,7 @@ export interface TrackingEvent {
 export interface Carrier {
   readonly id: number;
   readonly name: string;
-  /** Absolute URL (SPEC §2.4 `provider.logo`). */
+  /** Absolute URL (API field `provider.logo`). */
   readonly logoUrl: string;
   readonly supportsCancelInTransit: boolean;
   /** Tracking events arrive pushed (webhook, sandbox endpoint) rather than by polling `track`. */

@@ -3,7 +3,7 @@ import { CarrierRefusedError, type Booking, type BookingRequest, type CancelResu
 import { chargeableWeight, isPriceable, priceFor, type RateTable, type Zone, zoneOf } from './rate-table';
 
 /**
- * The two sandbox carriers seeded as providers 1 and 2 (DESIGN "Carriers"). They differ where the
+ * The two sandbox carriers seeded as providers 1 and 2 (docs/api.md, "Carriers"). They differ where the
  * service's choices show: provider 1 is faster and dearer and cancels in transit; provider 2 is
  * cheaper and slower, refuses cancellation in transit, and takes less weight abroad. They keep no
  * state: tracking codes derive from the booking key, and tracking events are pushed by the sandbox

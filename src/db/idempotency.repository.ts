@@ -1,6 +1,6 @@
 import type { Queryable } from './database';
 
-/** How long a key is remembered (DESIGN.md: 24 h). */
+/** How long a key is remembered (docs/api.md: 24 h). */
 export const IDEMPOTENCY_TTL_HOURS = 24;
 
 export interface IdempotencyRecord {

@@ -20,7 +20,7 @@ export interface HistoryEntry {
 
 /**
  * The consignment as the read model holds it. Activities return it, the workflow passes it back to the
- * API as an update result, and the API's mappers turn it into SPEC §2.3 / §2.4 shapes. Timestamps are ISO 8601 UTC.
+ * API as an update result, and the API's mappers turn it into the draft and detail shapes of the API (docs/api.md). Timestamps are ISO 8601 UTC.
  */
 export interface ConsignmentRecord {
   id: number;

@@ -67,10 +67,10 @@ export interface DraftInput {
   special_services?: SpecialServiceInput[];
 }
 
-/** Carrier preference (DESIGN "Draft creation"). */
+/** Carrier preference (docs/api.md, "Draft creation"). */
 export const PREFERENCE = { SPECIFIC: 0, CHEAPEST: 1, FASTEST: 2 } as const;
 
-/** Collection caps: not in SPEC, they keep one request's work bounded. */
+/** Collection caps: not in the API contract, they keep one request's work bounded. */
 export const LIMITS = { packages: 50, items: 100, documents: 20, special_services: 20 } as const;
 
 // Integers are stored in PostgreSQL `integer` columns.

@@ -15,7 +15,7 @@ export const ERROR_CODES = [
   'IDEMPOTENCY_KEY_INVALID',
   'SERVICE_UNAVAILABLE',
   'INTERNAL_ERROR',
-  // field validation (Symfony-style texts, as SPEC §7 quotes "This value should not be blank.")
+  // field validation (Symfony-style texts, as the API (docs/api.md) quotes "This value should not be blank.")
   'VALIDATION_FAILED',
   'NOT_BLANK',
   'TOO_LONG',

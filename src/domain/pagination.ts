@@ -1,6 +1,6 @@
 import { DomainError, type Issue } from './errors';
 
-/** `page` and `limit` of list endpoints, as the address search has them (SPEC §4.1, §8): default 1 and 10, limit ≤ 100. */
+/** `page` and `limit` of list endpoints, as the address search has them (docs/api.md): default 1 and 10, limit ≤ 100. */
 export const PAGINATION = { defaultPage: 1, defaultLimit: 10, maxLimit: 100, maxPage: 2_147_483_647 } as const;
 
 export interface PageRequest {

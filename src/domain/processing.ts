@@ -1,7 +1,7 @@
 import type { DraftInput, PartyInput } from './draft';
 import type { Issue } from './errors';
 
-/** Countries whose addresses need `state_code` (SPEC §4.3). */
+/** Countries whose addresses need `state_code` (docs/api.md). */
 const STATE_CODE_COUNTRIES = new Set(['US', 'CA', 'IE']);
 const REQUIRED_PARTY_FIELDS = ['name', 'address', 'city', 'country', 'phone_number'] as const satisfies readonly (keyof PartyInput)[];
 const REQUIRED_CUSTOMS_FIELDS = ['description', 'quantity', 'unit_price', 'currency_code', 'origin', 'gtip'] as const;

@@ -1,13 +1,13 @@
 import { DomainError } from './errors';
 
 /**
- * The consignment status catalog. 24, 1, 2 and 3 come from SPEC §3; the carrier-driven numbers are ours
- * (DESIGN "Statuses"). Numbers are stored and sent to clients, so never renumber an existing status.
+ * The consignment status catalog. 24, 1, 2 and 3 come from the API (docs/api.md); the carrier-driven numbers are ours
+ * (docs/api.md, "Statuses"). Numbers are stored and sent to clients, so never renumber an existing status.
  */
 export const STATUS = {
   NEW_DRAFT: 24,
   SENDED_TO_PROVIDER: 1,
-  // Processing a draft ends in 2 or 3 (SPEC leaves the rule to us):
+  // Processing a draft ends in 2 or 3 (the API contract leaves the rule to us):
   //   3 AWAITING_PICKUP when a carrier pickup from the consignor was booked (the label waits for the courier);
   //   2 LABEL_CREATED when the consignor hands the parcel in at the carrier (drop-off), so nothing is awaited.
   // The carrier adapters decide which applies per booking.

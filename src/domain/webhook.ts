@@ -1,13 +1,13 @@
 import { DomainError, type Issue } from './errors';
 
-/** The status change event (SPEC §6.2): one per change of a consignment's status, cancellation included. */
+/** The status change event (docs/api.md): one per change of a consignment's status, cancellation included. */
 export const STATUS_UPDATED_EVENT = 'consignment.status.updated';
 
-/** Every event a webhook can subscribe to (SPEC §6 leaves the list to us). */
+/** Every event a webhook can subscribe to (the API (docs/api.md) leaves the list to us). */
 export const WEBHOOK_EVENTS = [STATUS_UPDATED_EVENT] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
-/** `header`: each securityData entry is sent as a request header (SPEC §6.4). The only type so far. */
+/** `header`: each securityData entry is sent as a request header (docs/api.md). The only type so far. */
 export const SECURITY_TYPES = ['header'] as const;
 /** The delivery body is JSON. */
 export const DATA_TYPES = ['JSON'] as const;
@@ -15,7 +15,7 @@ export const DATA_TYPES = ['JSON'] as const;
 export const WEBHOOK_STATUS = { INACTIVE: 0, ACTIVE: 1 } as const;
 export type WebhookStatus = (typeof WEBHOOK_STATUS)[keyof typeof WEBHOOK_STATUS];
 
-/** SPEC §4.9 bounds, plus a cap on securityData entries (not in SPEC: it keeps a request bounded). */
+/** the API (docs/api.md) bounds, plus a cap on securityData entries (not in the API contract: it keeps a request bounded). */
 export const WEBHOOK_LIMITS = { text: 255, securityDataEntries: 20 } as const;
 
 /**
@@ -83,7 +83,7 @@ const lengthOf = (s: string) => [...s].length;
 type Mode = 'create' | 'replace' | 'patch';
 
 /**
- * Validates a webhook body: `create` and `replace` (PUT) need every field SPEC §4.9 marks required;
+ * Validates a webhook body: `create` and `replace` (PUT) need every field the API (docs/api.md) marks required;
  * `patch` validates the fields present. Throws VALIDATION_FAILED listing every problem, each with its field.
  * Texts are trimmed; `securityType` and `dataType` are matched case-insensitively and stored as `header`/`JSON`.
  */
@@ -93,7 +93,7 @@ export function parseWebhookInput(body: unknown, mode: Mode): Partial<WebhookInp
   const out: Partial<WebhookInput> = {};
   const present = (key: string) => mode !== 'patch' || body[key] !== undefined;
 
-  /** A required (or optional) string within the SPEC bound; undefined after an issue. */
+  /** A required (or optional) string within the the API contract bound; undefined after an issue. */
   const text = (value: unknown, field: string, required: boolean): string | undefined => {
     if (value === undefined || value === null) {
       if (required) issues.push({ code: 'NOT_BLANK', field });
@@ -145,7 +145,7 @@ export function parseWebhookInput(body: unknown, mode: Mode): Partial<WebhookInp
     if (known) out.dataType = known;
     else if (v !== undefined) issues.push({ code: 'INVALID_CHOICE', field: 'dataType' });
   }
-  // Optional in SPEC §4.9 ("the sample sends an empty string"): stored and returned as sent.
+  // Optional in the API (docs/api.md) ("the sample sends an empty string"): stored and returned as sent.
   if (mode !== 'patch' || body.data !== undefined) {
     const v = text(body.data, 'data', false);
     if (v !== undefined) out.data = v;

@@ -10,7 +10,7 @@ export interface OrderIssue {
   row: number;
   /** the file's column header, when the value came from one */
   column: string | null;
-  /** the draft field (SPEC §4.3 path, e.g. `consignee.postal_code`) */
+  /** the draft field (the API (docs/api.md) path, e.g. `consignee.postal_code`) */
   path: string | null;
   code: ErrorCode;
   params?: Record<string, string | number>;

@@ -3,7 +3,7 @@ import type { Queryable } from '../db/database';
 
 /**
  * Label downloads need no API key (printers and browsers fetch them); instead each URL carries an
- * HMAC-SHA256 of the label id and file name (DESIGN.md "Labels"), so ids cannot be enumerated.
+ * HMAC-SHA256 of the label id and file name (docs/api.md, "Labels"), so ids cannot be enumerated.
  */
 export function createLabelLinks(secret: string, publicBaseUrl: string) {
   const sign = (labelId: number, fileName: string) => createHmac('sha256', secret).update(`${labelId}/${fileName}`).digest('base64url').slice(0, 32);

@@ -12,7 +12,7 @@ export interface LabelParty {
 
 /** Everything a shipping label shows; the renderers (PDF, ZPL) take nothing else. */
 export interface LabelData {
-  /** Printed as Code128: the service barcode (SPEC §2.4 `barcode`). */
+  /** Printed as Code128: the service barcode (API field `barcode`). */
   barcode: string;
   /** The carrier's tracking code. */
   trackingCode: string;

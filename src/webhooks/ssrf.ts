@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 
 /**
- * SSRF rule for webhook targets (DESIGN.md "Webhooks"): only http/https, and every address the host
+ * SSRF rule for webhook targets (docs/api.md, "Webhooks"): only http/https, and every address the host
  * resolves to must be a public unicast address. Checked at registration and again before each delivery,
  * and the delivery connects to the address vetted here (see http-delivery.ts), so a DNS answer that
  * changes between the check and the connection (DNS rebinding) cannot redirect it.

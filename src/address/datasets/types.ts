@@ -1,4 +1,4 @@
-/** One searchable address record, in the shape of SPEC §2.2 minus the country. */
+/** One searchable address record, in the shape of the API (docs/api.md) minus the country. */
 export interface AddressRecord {
   stateCode: string;
   state: string;

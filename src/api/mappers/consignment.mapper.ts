@@ -6,7 +6,7 @@ import type { PartyInput } from '../../domain/draft';
 import { STATUS, statusMessage, statusName } from '../../domain/statuses';
 import type { Locale } from '../../i18n/messages';
 
-/** SPEC timestamps: `YYYY-MM-DD HH:MM:SS`, in UTC. */
+/** the API contract timestamps: `YYYY-MM-DD HH:MM:SS`, in UTC. */
 export function formatTimestamp(iso: string): string {
   return iso.slice(0, 19).replace('T', ' ');
 }
@@ -47,7 +47,7 @@ function item(i: StoredPackage['items'][number], form: 'draft' | 'detail') {
   };
 }
 
-/** SPEC §2.3: the draft as create (`form` 'create', with attention_name) and update return it. */
+/** the API (docs/api.md): the draft as create (`form` 'create', with attention_name) and update return it. */
 export function toDraftResponse(c: ConsignmentRecord, locale: Locale, form: 'create' | 'update') {
   return {
     id: c.id,
@@ -96,7 +96,7 @@ export interface DetailContext {
 }
 
 /**
- * SPEC §2.4, filled as far as the consignment's stage allows: a draft has no barcode, labels or costs yet
+ * the API (docs/api.md), filled as far as the consignment's stage allows: a draft has no barcode, labels or costs yet
  * (costs are 0 in TRY, the service currency, until a carrier is booked). Customs documents (CN22, CN23,
  * proforma) are possible for a processed, not cancelled, international consignment.
  */

@@ -1,6 +1,6 @@
 import type { DeliveryAttempt, WebhookRecord } from '../../db/webhooks.repository';
 
-/** SPEC §2.9: the webhook as create returns it. */
+/** the API (docs/api.md): the webhook as create returns it. */
 export function toWebhookResponse(w: WebhookRecord) {
   return {
     webhook_id: w.webhookId,
@@ -17,7 +17,7 @@ export function toWebhookResponse(w: WebhookRecord) {
 }
 
 /**
- * §2.9 plus the delivery state (extension): why the service disabled it (null unless it did), since when
+ * The webhook resource plus the delivery state (extension): why the service disabled it (null unless it did), since when
  * deliveries have been failing, and the last change.
  */
 export function toWebhookDetail(w: WebhookRecord) {

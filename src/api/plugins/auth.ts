@@ -11,7 +11,7 @@ declare module 'fastify' {
 
 const MAX_KEY_LENGTH = 200;
 
-/** SPEC §5: `APIKEY: <key>`, or `Authorization: APIKEY <key>` as the create-webhook example sends it. */
+/** the API (docs/api.md): `APIKEY: <key>`, or `Authorization: APIKEY <key>` as the create-webhook example sends it. */
 export function apiKeyOf(request: FastifyRequest): string | undefined {
   const direct = request.headers['apikey'];
   if (typeof direct === 'string' && direct.trim()) return direct.trim();

@@ -6,7 +6,7 @@ import { DomainError } from '../../domain/errors';
 import { apiKeyOf } from './auth';
 
 /**
- * Sliding-window-log rate limiting (DESIGN.md "Rate limit"; SPEC §8: lookup by reference and details by id,
+ * Sliding-window-log rate limiting (docs/api.md "Rate limit"; the API (docs/api.md): lookup by reference and details by id,
  * 300 requests per minute per API key). A request is allowed when fewer than `limit` allowed requests of the
  * same key fall in the last `windowMs`; refused requests are not recorded, so hammering does not extend a lockout.
  * In one process the log lives in memory; with REDIS_URL it lives in a Redis sorted set shared by every API process.

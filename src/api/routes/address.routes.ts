@@ -4,7 +4,7 @@ import { searchAddresses } from '../../address/address-search';
 import { parseAddressSearchQuery } from '../../address/search-params';
 
 /**
- * SPEC §4.1: GET /address/search (mounted under /api/v1). Validation failures throw
+ * the API (docs/api.md): GET /address/search (mounted under /api/v1). Validation failures throw
  * DomainError('VALIDATION_FAILED') with one issue per problem; the app's error handler localises them.
  * A search is one SQL statement (src/address/address-search.ts).
  */

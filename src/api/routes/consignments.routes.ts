@@ -10,11 +10,11 @@ export interface ConsignmentRouteDeps {
   consignments: ConsignmentService;
   providers: ProviderDirectory;
   labelLinks: LabelLinks;
-  /** rate limit of the two lookups (SPEC §8), when configured */
+  /** rate limit of the two lookups (docs/api.md), when configured */
   lookupLimit?: import('fastify').preHandlerAsyncHookHandler;
 }
 
-/** SPEC §4.6–4.8: cancellation, and lookups by reference and by id, scoped to the caller's customer. */
+/** the API (docs/api.md): cancellation, and lookups by reference and by id, scoped to the caller's customer. */
 export function consignmentRoutes(deps: ConsignmentRouteDeps): FastifyPluginAsync {
   return async (app) => {
     const detail = (found: Awaited<ReturnType<ConsignmentService['find']>>, request: { caller: import('../../db/customers.repository').Caller; locale: 'en' | 'tr' }) =>

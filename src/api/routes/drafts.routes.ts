@@ -8,7 +8,7 @@ import { idempotent } from '../plugins/idempotency';
 import type { ConsignmentService, LabelFormat } from '../../services/consignments.service';
 import { parseId } from './params';
 
-/** SPEC §4.2–4.4: create (idempotent) and partially update draft consignments. */
+/** the API (docs/api.md): create (idempotent) and partially update draft consignments. */
 export function draftRoutes(deps: { db: Queryable; consignments: ConsignmentService }): FastifyPluginAsync {
   return async (app) => {
     app.post('/consignments/draft', async (request, reply) => {
@@ -29,7 +29,7 @@ export function draftRoutes(deps: { db: Queryable; consignments: ConsignmentServ
       return { status: true, message: translate(SUCCESS_MESSAGES.DRAFT_UPDATED, request.locale), data: toDraftResponse(record, request.locale, 'update') };
     });
 
-    // The body is optional (SPEC §4.5). Extension: `label_format` "pdf" (default) or "zpl" for thermal printers.
+    // The body is optional (docs/api.md). Extension: `label_format` "pdf" (default) or "zpl" for thermal printers.
     app.post<{ Params: { id: string } }>('/consignments/draft/:id/start-process', async (request) => {
       const id = parseId(request.params.id, 'draft_consignment_id');
       const { label_format: format = 'pdf', ...fields } = (request.body ?? {}) as Record<string, unknown>;

@@ -15,7 +15,7 @@ export const JSON_IMPORT_LIMIT_BYTES = 10 * 1024 * 1024;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** `?page=&limit=` with the address search's conventions (SPEC §4.1): page from 1, a bounded limit. */
+/** `?page=&limit=` with the address search's conventions (docs/api.md): page from 1, a bounded limit. */
 function pageOf(query: unknown, defaultLimit: number, maxLimit: number): { page: number; limit: number; offset: number } {
   const q = isObject(query) ? query : {};
   const int = (name: string, fallback: number, max: number) => {

@@ -9,7 +9,7 @@ import { pageResponse, parsePageRequest } from '../../domain/pagination';
 type WebhookParams = { Params: { webhook_id: string } };
 
 /**
- * SPEC §4.9 (create) and the calls it implies (DESIGN.md "Webhooks", docs/webhooks.md): list, get,
+ * the API (docs/api.md) (create) and the calls it implies (docs/api.md "Webhooks", docs/webhooks.md): list, get,
  * replace (PUT), partial update (PATCH), delete, the delivery log and redelivery of one event.
  * A webhook of another customer is "not found".
  */

@@ -54,7 +54,7 @@ CREATE TABLE consignments (
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now()
 );
--- reference_no is unique per customer (SPEC §4.3); the index also serves lookups by reference.
+-- reference_no is unique per customer (docs/api.md); the index also serves lookups by reference.
 CREATE UNIQUE INDEX consignments_customer_reference ON consignments (customer_id, reference_no) WHERE reference_no IS NOT NULL;
 CREATE INDEX consignments_customer_created ON consignments (customer_id, created_at DESC);
 
@@ -89,7 +89,7 @@ CREATE TABLE package_items (
 );
 CREATE INDEX package_items_package ON package_items (package_id, position);
 
--- Status history (`details[]` of SPEC §2.8), appended by the lifecycle workflow's activities.
+-- Status history (`details[]` of the API (docs/api.md)), appended by the lifecycle workflow's activities.
 CREATE TABLE consignment_history (
   id bigserial PRIMARY KEY,
   consignment_id bigint NOT NULL REFERENCES consignments(id) ON DELETE CASCADE,

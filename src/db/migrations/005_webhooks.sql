@@ -1,4 +1,4 @@
--- Webhooks (SPEC §2.9, §4.9) and every delivery attempt made to them.
+-- Webhooks (docs/api.md) and every delivery attempt made to them.
 
 -- `webhook_id` is the public id (`wh_…`); `id` stays internal (foreign keys, workflow inputs).
 -- `secret` signs deliveries (Standard Webhooks); the API returns it once, at creation.
