@@ -141,15 +141,15 @@ describe('POST /api/v1/imports with a Shopify export', () => {
   });
 
   it.each([
-    ['en', 'This value should not be blank.', 'This value should be positive.'],
-    ['tr', 'Bu değer boş bırakılmamalıdır.', 'Bu değer pozitif olmalıdır.'],
-  ])('lists the rows to fix with messages in the caller’s language (%s), as JSON and as CSV', async (lang, blank, positive) => {
+    ['en', 'This value should not be blank.', 'This value should be positive.', 'This value is too long. It should have 3 characters or less.'],
+    ['tr', 'Bu değer boş bırakılmamalıdır.', 'Bu değer pozitif olmalıdır.', 'Bu değer çok uzun. En fazla 3 karakter olmalıdır.'],
+  ])('lists the rows to fix with messages in the caller’s language (%s), as JSON and as CSV', async (lang, blank, positive, countryTooLong) => {
     const res = await get(`/api/v1/imports/${importId}/errors`, { lang });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-language']).toBe(lang);
     expect(res.json().data).toMatchObject({ page: 1, lastPage: 1, total: 3 });
     expect(res.json().data.results).toEqual([
-      { row: 5, order: '#1003', field: 'Shipping Country', path: 'consignee.country', message: expect.any(String) },
+      { row: 5, order: '#1003', field: 'Shipping Country', path: 'consignee.country', message: countryTooLong },
       { row: 6, order: '#1003', field: 'Lineitem quantity', path: 'packages.0.items.1.quantity', message: positive },
       { row: 10, order: '#1005', field: 'Shipping Name', path: 'consignee.name', message: blank },
     ]);

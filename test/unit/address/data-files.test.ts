@@ -42,10 +42,11 @@ describe('address data files', () => {
     expect(fr.length).toBeGreaterThan(35_000);
     expect(fr).toContainEqual({ stateCode: '2A', state: 'Corse-du-Sud', city: 'Ajaccio', place: 'Mezzavia', postalCode: '20167' });
     expect(fr).toContainEqual({ stateCode: '75', state: 'Paris', city: 'Paris 1er Arrondissement', place: 'Paris', postalCode: '75001' });
-    for (const records of byCountry.values()) {
-      for (const r of records) {
-        expect(r.stateCode && r.state && r.city && r.place && r.postalCode).toBeTruthy();
-      }
+    // every record has exactly the five fields, each a non-blank string (the first few offenders are shown)
+    const FIELDS = ['city', 'place', 'postalCode', 'state', 'stateCode'];
+    for (const [country, records] of byCountry) {
+      const malformed = records.filter((r) => Object.keys(r).sort().join() !== FIELDS.join() || !FIELDS.every((f) => typeof r[f as keyof typeof r] === 'string' && r[f as keyof typeof r].trim() !== ''));
+      expect({ country, malformed: malformed.slice(0, 5) }).toEqual({ country, malformed: [] });
     }
   });
 

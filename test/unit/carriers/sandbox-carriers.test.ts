@@ -87,14 +87,14 @@ describe('sandbox carriers', () => {
 
   it('refuse shipments over their maximum chargeable weight', () => {
     const { express, economy } = carriers();
-    expect(express.quote(domestic(70))).not.toBeNull();
+    expect(express.quote(domestic(70))).toMatchObject({ providerId: 1 });
     expect(express.quote(domestic(70.5))).toBeNull();
-    expect(economy.quote(domestic(50))).not.toBeNull();
+    expect(economy.quote(domestic(50))).toMatchObject({ providerId: 2 });
     expect(economy.quote(domestic(51))).toBeNull();
     // economy takes at most 30 kg abroad; desi counts too
-    expect(economy.quote(abroad(30))).not.toBeNull();
+    expect(economy.quote(abroad(30))).toMatchObject({ providerId: 2 });
     expect(economy.quote(abroad(5, 31))).toBeNull();
-    expect(express.quote(abroad(5, 31))).not.toBeNull();
+    expect(express.quote(abroad(5, 31))).toMatchObject({ providerId: 1 });
   });
 
   it('refuse malformed shipments', () => {
