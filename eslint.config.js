@@ -5,6 +5,52 @@ const { builtinModules } = require('node:module');
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
+// ---------------------------------------------------------------------------------------------------------------
+// Dependency direction (the layout in docs/architecture.md). `no-restricted-imports` sees only the import specifier
+// as written, never the resolved file, so the patterns below are regular expressions over *relative* specifiers:
+// `^(?:\.\./)+workflows(/|$)` means "climbs out of the importing folder and enters the top-level workflows/".
+// Regular expressions rather than gitignore globs because gitignore negation cannot re-include a path under an
+// excluded parent ('**' then '!./*' still excludes './lock'), which an allow-list for workflows needs.
+//
+// ESLint does not merge the options of one rule across config blocks: the LAST block that matches a file wins.
+// So every folder block below carries the complete list of restrictions for its files (built from these pieces),
+// and the specific blocks come after the general `src/**` one. test/ and bench/ are exempt (no block matches them).
+// Type-only imports (`import type`, `import { type X }`, `export type ... from`) pass only where a pattern says
+// `allowTypeImports: true`.
+// ---------------------------------------------------------------------------------------------------------------
+
+const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const EXT = '(?:\\.[cm]?[jt]s)?';
+/** A relative specifier that climbs out (`../`, `../../`, ...) and then enters the top-level folder `dir`. */
+const intoRoot = (dir) => `^(?:\\.\\./)+${dir}(?:/|$)`;
+/** Same for a folder of src/: reached as `../api` from inside src/ or as `../src/api` from a top-level folder. */
+const intoSrc = (dir) => `^(?:\\.\\./)+(?:src/)?${dir}(?:/|$)`;
+/** The workflow code itself: `workflows`, `workflows/index` or `workflows/<name>.workflow` (not messages, contracts, ids...). */
+const WORKFLOW_FILE = `^(?:\\.\\./)+workflows(?:/?|/index${EXT}|/[^/]+\\.workflow${EXT})$`;
+/** Any other file of workflows/ (messages, activity contracts, ids, search attributes, lock). */
+const WORKFLOW_SUPPORT_FILE = `^(?:\\.\\./)+workflows/(?!index${EXT}$)(?![^/]+\\.workflow${EXT}$)[^/]+$`;
+
+const workflowFilesOnlyForStartersAndWorker = {
+  regex: WORKFLOW_FILE,
+  message:
+    'Only src/temporal/*.starter.ts (as `import type`) and src/temporal/worker.ts may import workflow code (workflows/*.workflow.ts, workflows/index.ts): everything else starts, signals and updates workflows through a starter, by workflow type name.',
+};
+
+/** Rule entry for files outside workflows/ that have no folder rule of their own. */
+const restrict = (...patterns) => ['error', { patterns }];
+
+// Workflows: allow-list. Siblings in workflows/, src/domain/, @temporalio/workflow and @temporalio/common only.
+// Node built-ins are reported by `paths` (one message for them) and left out of the catch-all pattern so that a
+// built-in is reported once.
+const builtinAlternatives = [...new Set(builtinModules.flatMap((m) => [m, m.split('/')[0]]))].map(escapeRe).join('|');
+const WORKFLOW_ALLOWED = [
+  '\\./(?!\\.)', // another file of workflows/ (`./lock`, `./consignment.messages`)
+  '\\.\\./src/domain/', // pure domain types and rules
+  '@temporalio/(?:workflow|common)(?:/|$)', // the workflow SDK
+  'node:', // reported by `paths` below
+  `(?:${builtinAlternatives})(?:/|$)`, // reported by `paths` below
+];
+
 module.exports = tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'data/', '.tools/', 'coverage/', 'bin/', '.scratch/'] },
   js.configs.recommended,
@@ -15,8 +61,17 @@ module.exports = tseslint.config(
       '@typescript-eslint/no-require-imports': 'off',
     },
   },
+
+  // src/** in general (db, carriers, labels, feeds, address, webhooks, config, runtime, cli, temporal/client ...):
+  // workflow code is reachable only through the starters.
   {
-    // Workflows are replayed: they may import only the workflow SDK, other workflow files and pure domain code.
+    files: ['src/**/*.ts'],
+    rules: { 'no-restricted-imports': restrict(workflowFilesOnlyForStartersAndWorker) },
+  },
+
+  {
+    // Workflows are replayed: they may import only the workflow SDK, other workflow files and pure domain code,
+    // not even as types (a type import of activities/ or src/db drags their module graph into the workflow's).
     files: ['workflows/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -25,17 +80,87 @@ module.exports = tseslint.config(
           paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code must be deterministic: no Node built-ins.' })),
           patterns: [
             {
-              group: ['**/src/db/**', '**/src/api/**', '**/src/carriers/**', '**/src/labels/**', '**/src/address/**', '**/src/feeds/**', '**/src/temporal/**', '**/src/config*', '**/activities/**', '@temporalio/client', '@temporalio/worker', '@temporalio/activity', 'pg', '@electric-sql/*', 'undici', 'fastify', 'ioredis', 'pino'],
-              allowTypeImports: true,
-              message: 'Workflow code must be deterministic: import activities and I/O modules as types only.',
+              regex: `^(?!${WORKFLOW_ALLOWED.join('|')})`,
+              message:
+                'Workflow code must be deterministic and self-contained: workflows/ imports only workflows/, src/domain/, @temporalio/workflow and @temporalio/common (not even types from activities/, src/db or other I/O code; activity contracts live in workflows/activities.ts).',
             },
           ],
         },
       ],
     },
   },
+
   {
-    files: ['**/*.js'],
+    // Pure types and rules: nothing of ours outside src/domain/ (npm packages are fine).
+    files: ['src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict({
+        regex: '^\\.\\./(?!domain(?:/|$))|^\\.\\./\\.\\./',
+        message: 'src/domain is pure types and rules: it imports nothing of ours outside src/domain/ (workflows import it, so it must not pull in I/O).',
+      }),
+    },
+  },
+
+  {
+    files: ['activities/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        { regex: intoSrc('api'), message: 'activities/ never imports the HTTP layer (src/api): shared operations live in src/services.' },
+        {
+          regex: WORKFLOW_FILE,
+          message: 'activities/ never imports workflow code (workflows/*.workflow.ts, workflows/index.ts), not even as a type: start or signal workflows through src/temporal/*.starter.ts.',
+        },
+        {
+          regex: WORKFLOW_SUPPORT_FILE,
+          allowTypeImports: true,
+          message: 'activities/ imports workflows/ only as types (the contracts in workflows/activities.ts and the *.messages.ts types): workflow-side values belong to the workflow and the starters.',
+        },
+      ),
+    },
+  },
+
+  {
+    files: ['src/services/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        { regex: intoSrc('api'), message: 'src/services is used by the API and by activities: it never imports the HTTP layer (src/api).' },
+        { regex: intoRoot('activities'), message: 'src/services is used by activities: it never imports activities/ (that would be a cycle in the layering).' },
+        workflowFilesOnlyForStartersAndWorker,
+      ),
+    },
+  },
+
+  {
+    files: ['src/api/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        { regex: intoRoot('workflows'), message: 'src/api is HTTP only: it never imports workflows/ (it reaches Temporal only through src/services).' },
+        { regex: intoRoot('activities'), message: 'src/api is HTTP only: it never imports activities/ (shared operations live in src/services).' },
+        { regex: intoSrc('temporal'), message: 'src/api is HTTP only: it never imports src/temporal (it reaches Temporal only through src/services).' },
+      ),
+    },
+  },
+
+  {
+    // A starter owns how one workflow type is started/updated/signalled; it needs the workflow's signature only.
+    files: ['src/temporal/*.starter.ts'],
+    rules: {
+      'no-restricted-imports': restrict({
+        regex: WORKFLOW_FILE,
+        allowTypeImports: true,
+        message: 'Starters import workflow code as types only (`import type { fooWorkflow }`) and start workflows by type name: a value import would load workflow code outside the workflow sandbox.',
+      }),
+    },
+  },
+
+  {
+    // The worker bundles workflows/ and registers the activities: it may import both.
+    files: ['src/temporal/worker.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+
+  {
+    files: ['**/*.js', '**/*.cjs'],
     languageOptions: { globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly' } },
   },
 );
