@@ -14,7 +14,7 @@ import type { ImportTuning } from '../workflows/import.messages';
 import { createWebhookService } from './services/webhooks.service';
 import type { Config } from './config';
 import { bootstrapApiKeys } from './db/customers.repository';
-import { openDatabase, type Database } from './db/database';
+import { isDatabaseReachable, openDatabase, type Database } from './db/database';
 import { migrate } from './db/migrate';
 import { connectClient, ensureSearchAttributes, isTemporalReachable } from './temporal/client';
 import { startDevServer, type DevServer } from './temporal/dev-server';
@@ -133,10 +133,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
 
     const health = async (): Promise<HealthReport> => {
       const [database, temporal] = await Promise.all([
-        db.query('SELECT 1').then(
-          () => true,
-          () => false,
-        ),
+        isDatabaseReachable(db),
         isTemporalReachable(connection),
       ]);
       return { database, temporal, worker: worker ? worker.isRunning() : await hasPollers(client, config.temporal.taskQueue) };

@@ -1,3 +1,4 @@
+import { clearCountry, deriveCitiesAndStates, insertAddressColumns, insertNames, insertNameVariants, recordDataset, refreshAddressIndexes, storedDatasetVersions } from '../db/addresses.repository';
 import type { Database, Queryable } from '../db/database';
 import { DATASETS, type AddressDataset, type AddressRecord } from './datasets';
 import { deletionVariants, foldName, foldPostalCode, mainNameKey } from './fold';
@@ -45,9 +46,7 @@ export async function ensureAddressData(db: Database, options: EnsureAddressData
   const datasets = DATASETS.filter((d) => !wanted || wanted.includes(d.country));
 
   const stale = async () => {
-    const stored = new Map(
-      (await db.query<{ country_iso2: string; version: string }>('SELECT country_iso2, version FROM address_datasets')).rows.map((r) => [r.country_iso2, r.version]),
-    );
+    const stored = await storedDatasetVersions(db);
     return datasets.filter((d) => options.force || stored.get(d.country) !== storedVersion(d));
   };
   if ((await stale()).length === 0) return { loaded: [] };
@@ -63,26 +62,14 @@ export async function ensureAddressData(db: Database, options: EnsureAddressData
       log(`${dataset.country}: loaded in ${Date.now() - started} ms`);
       loaded.push(dataset.country);
     }
-    if (loaded.length > 0) {
-      // Fresh statistics for the planner; outside the load transactions (PGlite and PostgreSQL alike).
-      for (const table of ['addresses', 'address_cities', 'address_states', 'address_names', 'address_name_variants']) await db.query(`ANALYZE ${table}`);
-      // GIN's fast-update pending list holds the new names unsorted: every trigram search would scan it
-      // until autovacuum merges it. Merge it now.
-      for (const index of ['address_names_place_trgm', 'address_names_city_trgm', 'address_names_state_trgm']) {
-        await db.query(`SELECT gin_clean_pending_list($1::regclass)`, [index]).catch((error: unknown) => log(`could not merge ${index}: ${String(error)}`));
-      }
-    }
+    if (loaded.length > 0) await refreshAddressIndexes(db, log);
     return { loaded };
   });
 }
 
 async function loadCountry(tx: Queryable, dataset: AddressDataset, records: AddressRecord[]): Promise<void> {
   const country = dataset.country;
-  await tx.query('DELETE FROM addresses WHERE country_iso2 = $1', [country]);
-  await tx.query('DELETE FROM address_cities WHERE country_iso2 = $1', [country]);
-  await tx.query('DELETE FROM address_states WHERE country_iso2 = $1', [country]);
-  await tx.query('DELETE FROM address_names WHERE country_iso2 = $1', [country]);
-  await tx.query('DELETE FROM address_name_variants WHERE country_iso2 = $1', [country]);
+  await clearCountry(tx, country);
 
   // Distinct keys per field, with their main names (for the single-typo index).
   const names = { place: new Map<string, string>(), city: new Map<string, string>(), state: new Map<string, string>() };
@@ -109,30 +96,11 @@ async function loadCountry(tx: Queryable, dataset: AddressDataset, records: Addr
       columns[7].push(k.place);
       columns[8].push(k.postal);
     }
-    await tx.query(
-      `INSERT INTO addresses (country_iso2, state_code, state, city, place, postal_code, state_key, city_key, place_key, postal_key)
-       SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])`,
-      [country, ...columns],
-    );
+    await insertAddressColumns(tx, country, columns);
   }
 
-  await tx.query(
-    `INSERT INTO address_cities (country_iso2, state_code, state, city, state_key, city_key)
-     SELECT country_iso2, state_code, min(state), city, min(state_key), min(city_key)
-       FROM addresses WHERE country_iso2 = $1
-      GROUP BY country_iso2, state_code, city
-      ORDER BY min(state_key) COLLATE "C", min(city_key) COLLATE "C", state_code, city`,
-    [country],
-  );
-  await tx.query(
-    `INSERT INTO address_states (country_iso2, state_code, state, state_key)
-     SELECT country_iso2, state_code, min(state), min(state_key)
-       FROM addresses WHERE country_iso2 = $1
-      GROUP BY country_iso2, state_code
-      ORDER BY min(state_key) COLLATE "C", state_code`,
-    [country],
-  );
-  const nameRows: [string, string, string][] = [];
+  await deriveCitiesAndStates(tx, country);
+  const nameRows: [field: string, key: string, main: string][] = [];
   const mains = new Set<string>();
   for (const field of ['place', 'city', 'state'] as const) {
     for (const [key, main] of names[field]) {
@@ -143,16 +111,13 @@ async function loadCountry(tx: Queryable, dataset: AddressDataset, records: Addr
   }
   for (let start = 0; start < nameRows.length; start += BATCH_SIZE) {
     const batch = nameRows.slice(start, start + BATCH_SIZE);
-    await tx.query(
-      `INSERT INTO address_names (country_iso2, field, key, main) SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[])`,
-      [country, batch.map((r) => r[0]), batch.map((r) => r[1]), batch.map((r) => r[2])],
-    );
+    await insertNames(tx, country, batch);
   }
   let variants: string[] = [];
   let variantMains: string[] = [];
   const flushVariants = async () => {
     if (variants.length === 0) return;
-    await tx.query(`INSERT INTO address_name_variants (country_iso2, variant, main) SELECT $1, * FROM unnest($2::text[], $3::text[])`, [country, variants, variantMains]);
+    await insertNameVariants(tx, country, variants, variantMains);
     variants = [];
     variantMains = [];
   };
@@ -165,11 +130,7 @@ async function loadCountry(tx: Queryable, dataset: AddressDataset, records: Addr
   }
   await flushVariants();
 
-  await tx.query(
-    `INSERT INTO address_datasets (country_iso2, source, version, row_count, loaded_at) VALUES ($1, $2, $3, $4, now())
-     ON CONFLICT (country_iso2) DO UPDATE SET source = EXCLUDED.source, version = EXCLUDED.version, row_count = EXCLUDED.row_count, loaded_at = now()`,
-    [country, dataset.source, storedVersion(dataset), records.length],
-  );
+  await recordDataset(tx, { country, source: dataset.source, version: storedVersion(dataset), rowCount: records.length });
 }
 
 /** Code-unit order: byte order (COLLATE "C") for the folded keys, which are letters and digits of the BMP. */

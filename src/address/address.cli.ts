@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { openDatabase, type Database } from '../db/database';
 import { migrate } from '../db/migrate';
 import { addressDataCountries, ensureAddressData } from './address-data';
-import { SEARCH_FIELDS, searchAddresses, type SearchField } from './address-search';
+import { SEARCH_FIELDS, searchAddresses, type SearchField } from '../db/addresses.repository';
 import { parseAddressSearchQuery } from './search-params';
 
 /**

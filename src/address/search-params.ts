@@ -1,9 +1,10 @@
 import countries from 'i18n-iso-countries';
 import { z } from 'zod';
-import { DomainError, isErrorCode, type Issue } from '../domain/errors';
-import { SEARCH_FIELDS, type AddressSearchQuery, type SearchField } from './address-search';
+import { DomainError, type Issue } from '../domain/errors';
+import { zodIssue } from '../domain/validation';
+import { SEARCH_FIELDS, type AddressSearchQuery, type SearchField } from '../db/addresses.repository';
 
-/** the API (docs/api.md) */
+/** Bounds of the address search's parameters (docs/api.md). */
 export const SEARCH_LIMITS = { keywordMaxLength: 100, defaultLimit: 10, maxLimit: 100, defaultPage: 1, maxPage: 2_147_483_647 } as const;
 
 const ISO2_CODES: ReadonlySet<string> = new Set(Object.keys(countries.getAlpha2Codes()));
@@ -108,10 +109,10 @@ export function parseAddressSearchQuery(query: unknown): AddressSearchQuery {
   });
   if (result.success) return result.data;
   const issues: Issue[] = result.error.issues.map((issue) => {
-    const params = (issue as { params?: { code?: unknown; textParams?: Issue['params'] } }).params;
+    // The schema's own refinements name their codes: the one zod mapper reads them.
+    if (issue.code === 'custom') return zodIssue(issue, fieldOf);
+    // Anything else is a repeated scalar parameter (?page=1&page=2) or a non-string entry.
     const field = fieldOf(issue.path);
-    if (params && isErrorCode(params.code)) return { code: params.code, field, ...(params.textParams && { params: params.textParams }) };
-    // A repeated scalar parameter (?page=1&page=2) or a non-string entry.
     const [head] = issue.path;
     const type = head === 'page' || head === 'limit' ? 'integer' : head === 'searchFields' && issue.path.length === 1 ? 'array' : 'string';
     return { code: 'INVALID_TYPE', field, params: { type } };

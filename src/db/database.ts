@@ -91,3 +91,13 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     close: () => pool.end(),
   };
 }
+
+/** True when the database answers a trivial statement (health checks). */
+export async function isDatabaseReachable(q: Queryable): Promise<boolean> {
+  try {
+    await q.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  }
+}

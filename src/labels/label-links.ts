@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../db/database';
+import { settingOrCreate } from '../db/settings.repository';
 
 /**
  * Label downloads need no API key (printers and browsers fetch them); instead each URL carries an
@@ -20,7 +21,5 @@ export type LabelLinks = ReturnType<typeof createLabelLinks>;
 /** LABEL_SIGNING_SECRET, or one generated once and kept in the database so links survive restarts. */
 export async function labelSigningSecret(db: Queryable, configured?: string): Promise<string> {
   if (configured) return configured;
-  await db.query(`INSERT INTO settings (key, value) VALUES ('label_signing_secret', $1) ON CONFLICT (key) DO NOTHING`, [randomBytes(32).toString('base64url')]);
-  const { rows } = await db.query<{ value: string }>(`SELECT value FROM settings WHERE key = 'label_signing_secret'`);
-  return rows[0].value;
+  return settingOrCreate(db, 'label_signing_secret', () => randomBytes(32).toString('base64url'));
 }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Queryable } from '../../db/database';
-import { searchAddresses } from '../../address/address-search';
+import { searchAddresses } from '../../db/addresses.repository';
 import { parseAddressSearchQuery } from '../../address/search-params';
 
 /**

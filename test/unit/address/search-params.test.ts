@@ -1,4 +1,4 @@
-import { buildSearchSql, planOf } from '../../../src/address/address-search';
+import { buildSearchSql, planOf } from '../../../src/db/addresses.repository';
 import { isIso2Country, parseAddressSearchQuery } from '../../../src/address/search-params';
 import { DomainError, type Issue } from '../../../src/domain/errors';
 

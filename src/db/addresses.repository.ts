@@ -1,5 +1,10 @@
-import type { Queryable } from '../db/database';
-import { deletionVariants, escapeLike, foldName, foldPostalCode } from './fold';
+import { deletionVariants, escapeLike, foldName, foldPostalCode } from '../address/fold';
+import type { Queryable } from './database';
+
+/**
+ * The address tables: the fuzzy search (its query planning and SQL) and the statements that load a
+ * country's dataset. src/address derives the records and keys; every statement is here.
+ */
 
 export const SEARCH_FIELDS = ['postalCode', 'city', 'state', 'place'] as const;
 export type SearchField = (typeof SEARCH_FIELDS)[number];
@@ -257,4 +262,80 @@ export async function searchAddresses(db: MaybeTransactional, query: AddressSear
       .map((r) => ({ stateCode: r.state_code as string, countryIso2: country, city: r.city, state: r.state, postalCode: r.postal_code, place: r.place }));
   }
   return { results, page: query.page, lastPage: Math.max(1, Math.ceil(total / query.limit)), limit: query.limit, total };
+}
+
+/** Each loaded country's stored dataset version. */
+export async function storedDatasetVersions(q: Queryable): Promise<Map<string, string>> {
+  const { rows } = await q.query<{ country_iso2: string; version: string }>('SELECT country_iso2, version FROM address_datasets');
+  return new Map(rows.map((r) => [r.country_iso2, r.version]));
+}
+
+/** Removes a country's rows from every address table (the first step of reloading it). */
+export async function clearCountry(tx: Queryable, country: string): Promise<void> {
+  for (const table of ['addresses', 'address_cities', 'address_states', 'address_names', 'address_name_variants']) {
+    await tx.query(`DELETE FROM ${table} WHERE country_iso2 = $1`, [country]);
+  }
+}
+
+/** One batch of address records, as columns: state_code, state, city, place, postal_code and the four folded keys. */
+export async function insertAddressColumns(tx: Queryable, country: string, columns: string[][]): Promise<void> {
+  await tx.query(
+    `INSERT INTO addresses (country_iso2, state_code, state, city, place, postal_code, state_key, city_key, place_key, postal_key)
+     SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])`,
+    [country, ...columns],
+  );
+}
+
+/** The city and state tables, derived from the country's addresses (ids in key order: the search's tie-break). */
+export async function deriveCitiesAndStates(tx: Queryable, country: string): Promise<void> {
+  await tx.query(
+    `INSERT INTO address_cities (country_iso2, state_code, state, city, state_key, city_key)
+     SELECT country_iso2, state_code, min(state), city, min(state_key), min(city_key)
+       FROM addresses WHERE country_iso2 = $1
+      GROUP BY country_iso2, state_code, city
+      ORDER BY min(state_key) COLLATE "C", min(city_key) COLLATE "C", state_code, city`,
+    [country],
+  );
+  await tx.query(
+    `INSERT INTO address_states (country_iso2, state_code, state, state_key)
+     SELECT country_iso2, state_code, min(state), min(state_key)
+       FROM addresses WHERE country_iso2 = $1
+      GROUP BY country_iso2, state_code
+      ORDER BY min(state_key) COLLATE "C", state_code`,
+    [country],
+  );
+}
+
+/** Distinct name keys per field with their main names (for the single-typo index). */
+export async function insertNames(tx: Queryable, country: string, rows: [field: string, key: string, main: string][]): Promise<void> {
+  await tx.query(`INSERT INTO address_names (country_iso2, field, key, main) SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[])`, [
+    country,
+    rows.map((r) => r[0]),
+    rows.map((r) => r[1]),
+    rows.map((r) => r[2]),
+  ]);
+}
+
+export async function insertNameVariants(tx: Queryable, country: string, variants: string[], mains: string[]): Promise<void> {
+  await tx.query(`INSERT INTO address_name_variants (country_iso2, variant, main) SELECT $1, * FROM unnest($2::text[], $3::text[])`, [country, variants, mains]);
+}
+
+export async function recordDataset(tx: Queryable, dataset: { country: string; source: string; version: string; rowCount: number }): Promise<void> {
+  await tx.query(
+    `INSERT INTO address_datasets (country_iso2, source, version, row_count, loaded_at) VALUES ($1, $2, $3, $4, now())
+     ON CONFLICT (country_iso2) DO UPDATE SET source = EXCLUDED.source, version = EXCLUDED.version, row_count = EXCLUDED.row_count, loaded_at = now()`,
+    [dataset.country, dataset.source, dataset.version, dataset.rowCount],
+  );
+}
+
+/**
+ * After a load: fresh planner statistics (outside the load transactions, PGlite and PostgreSQL alike), and
+ * GIN's fast-update pending lists merged, which otherwise hold the new names unsorted and make every
+ * trigram search scan them until autovacuum runs.
+ */
+export async function refreshAddressIndexes(q: Queryable, log: (msg: string) => void): Promise<void> {
+  for (const table of ['addresses', 'address_cities', 'address_states', 'address_names', 'address_name_variants']) await q.query(`ANALYZE ${table}`);
+  for (const index of ['address_names_place_trgm', 'address_names_city_trgm', 'address_names_state_trgm']) {
+    await q.query(`SELECT gin_clean_pending_list($1::regclass)`, [index]).catch((error: unknown) => log(`could not merge ${index}: ${String(error)}`));
+  }
 }
