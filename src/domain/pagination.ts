@@ -28,16 +28,24 @@ function integer(raw: unknown, field: string, fallback: number, max: number, iss
   return value;
 }
 
-/** Reads `page` and `limit` from a query string; every problem at once as VALIDATION_FAILED. */
-export function parsePageRequest(query: unknown): PageRequest {
+/**
+ * Reads `page` and `limit` from a query string; every problem at once as VALIDATION_FAILED. A list may
+ * choose its own default and largest limit (the import error list pages by a thousand).
+ */
+export function parsePageRequest(query: unknown, bounds: { defaultLimit?: number; maxLimit?: number } = {}): PageRequest {
   const q = (typeof query === 'object' && query !== null ? query : {}) as Record<string, unknown>;
   const issues: Issue[] = [];
   const page = integer(q.page, 'page', PAGINATION.defaultPage, PAGINATION.maxPage, issues);
-  const limit = integer(q.limit, 'limit', PAGINATION.defaultLimit, PAGINATION.maxLimit, issues);
+  const limit = integer(q.limit, 'limit', bounds.defaultLimit ?? PAGINATION.defaultLimit, bounds.maxLimit ?? PAGINATION.maxLimit, issues);
   if (issues.length) throw new DomainError('VALIDATION_FAILED', issues);
   return { page, limit };
 }
 
 export function pageResponse<T>(results: T[], request: PageRequest, total: number): PageResponse<T> {
   return { results, page: request.page, lastPage: Math.max(1, Math.ceil(total / request.limit)), limit: request.limit, total };
+}
+
+/** The rows a page skips. */
+export function pageOffset(request: PageRequest): number {
+  return (request.page - 1) * request.limit;
 }

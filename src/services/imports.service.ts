@@ -16,6 +16,7 @@ import {
   type ImportRecord,
 } from '../db/imports.repository';
 import { DomainError, type Issue } from '../domain/errors';
+import { pageOffset, type PageRequest } from '../domain/pagination';
 import { processingIssues } from '../domain/processing';
 import { CsvScanner, CsvSyntaxError } from '../feeds/csv-stream';
 import { parseImportOptions, type ImportOptions } from '../feeds/import-options';
@@ -177,13 +178,13 @@ export function createImportService(deps: ImportServiceDeps) {
 
     get: own,
 
-    async list(caller: Caller, page: { limit: number; offset: number }) {
-      return listImports(deps.db, caller.customerId, page);
+    async list(caller: Caller, page: PageRequest) {
+      return listImports(deps.db, caller.customerId, { limit: page.limit, offset: pageOffset(page) });
     },
 
-    async errors(caller: Caller, id: string, page: { limit: number; offset: number }, locale: Locale) {
+    async errors(caller: Caller, id: string, page: PageRequest, locale: Locale) {
       const record = await own(caller, id);
-      const [entries, total] = await Promise.all([listErrorEntries(deps.db, record.id, page), countOrderErrors(deps.db, record.id)]);
+      const [entries, total] = await Promise.all([listErrorEntries(deps.db, record.id, { limit: page.limit, offset: pageOffset(page) }), countOrderErrors(deps.db, record.id)]);
       return { entries: entries.map((e) => toErrorEntry(e.orderNo, e.issue, locale)), total };
     },
 

@@ -3,6 +3,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Queryable } from '../../db/database';
 import { DomainError } from '../../domain/errors';
+import { pageResponse, parsePageRequest } from '../../domain/pagination';
 import { bufferSource } from '../../feeds/csv-stream';
 import { csvField, templateCsv } from '../../feeds/presets';
 import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
@@ -14,31 +15,6 @@ import type { ImportService, StoredUpload } from '../../services/imports.service
 export const JSON_IMPORT_LIMIT_BYTES = 10 * 1024 * 1024;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** `?page=&limit=` with the address search's conventions (docs/api.md): page from 1, a bounded limit. */
-function pageOf(query: unknown, defaultLimit: number, maxLimit: number): { page: number; limit: number; offset: number } {
-  const q = isObject(query) ? query : {};
-  const int = (name: string, fallback: number, max: number) => {
-    const raw = q[name];
-    if (raw === undefined || raw === '') return fallback;
-    if (typeof raw !== 'string' || !/^\d{1,9}$/.test(raw)) throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_TYPE', field: name, params: { type: 'integer' } }]);
-    const value = Number(raw);
-    if (value < 1) throw new DomainError('VALIDATION_FAILED', [{ code: 'TOO_SMALL', field: name, params: { min: 1 } }]);
-    if (value > max) throw new DomainError('VALIDATION_FAILED', [{ code: 'TOO_LARGE', field: name, params: { max } }]);
-    return value;
-  };
-  const page = int('page', 1, 1_000_000);
-  const limit = int('limit', defaultLimit, maxLimit);
-  return { page, limit, offset: (page - 1) * limit };
-}
-
-const paged = <T>(results: T[], page: { page: number; limit: number }, total: number) => ({
-  results,
-  page: page.page,
-  lastPage: Math.max(1, Math.ceil(total / page.limit)),
-  limit: page.limit,
-  total,
-});
 
 function wantsCsv(request: FastifyRequest): boolean {
   const format = isObject(request.query) ? request.query.format : undefined;
@@ -124,9 +100,9 @@ export function importRoutes(deps: { db: Queryable; imports: ImportService }): F
     });
 
     app.get('/imports', async (request) => {
-      const page = pageOf(request.query, 20, 100);
+      const page = parsePageRequest(request.query, { defaultLimit: 20 });
       const { imports, total } = await deps.imports.list(request.caller, page);
-      return { status: true, message: null, data: paged(imports.map((r) => toImportResponse(r, request.locale)), page, total) };
+      return { status: true, message: null, data: pageResponse(imports.map((r) => toImportResponse(r, request.locale)), page, total) };
     });
 
     app.get<{ Params: { id: string } }>('/imports/:id', async (request) => {
@@ -136,9 +112,9 @@ export function importRoutes(deps: { db: Queryable; imports: ImportService }): F
 
     app.get<{ Params: { id: string } }>('/imports/:id/errors', async (request, reply) => {
       if (!wantsCsv(request)) {
-        const page = pageOf(request.query, 100, 1000);
+        const page = parsePageRequest(request.query, { defaultLimit: 100, maxLimit: 1000 });
         const { entries, total } = await deps.imports.errors(request.caller, request.params.id, page, request.locale);
-        return { status: true, message: null, data: paged(entries, page, total) };
+        return { status: true, message: null, data: pageResponse(entries, page, total) };
       }
       const record = await deps.imports.get(request.caller, request.params.id);
       const lines = async function* () {
