@@ -1,4 +1,4 @@
-/** Two projects: `unit` (pure logic, no services) and `integration` (real Temporal dev server and database). */
+/** Three projects: `unit` (pure logic, no services), `workflows` (each workflow on a real Temporal dev server with fake activities) and `integration` (real Temporal dev server and database). */
 const transform = {
   '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
   // light-my-request (fastify.inject) needs `cookie`, which ships only as ESM; Jest's CommonJS runtime needs it compiled.
@@ -14,6 +14,13 @@ module.exports = {
       transform,
       transformIgnorePatterns,
       testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
+    },
+    {
+      displayName: 'workflows',
+      testEnvironment: 'node',
+      transform,
+      transformIgnorePatterns,
+      testMatch: ['<rootDir>/test/workflows/**/*.test.ts'],
     },
     {
       displayName: 'integration',
