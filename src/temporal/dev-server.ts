@@ -32,7 +32,7 @@ function devServerSearchAttributeArgs(): string[] {
 }
 
 /** Dynamic config the service relies on: update-with-start (draft creation) and a generous update rate. */
-const DYNAMIC_CONFIG = ['frontend.enableExecuteMultiOperation=true', 'frontend.enableUpdateWorkflowExecution=true', 'system.enableEagerWorkflowStart=true'];
+export const DYNAMIC_CONFIG = ['frontend.enableExecuteMultiOperation=true', 'frontend.enableUpdateWorkflowExecution=true', 'system.enableEagerWorkflowStart=true'];
 
 /**
  * Runs `temporal server start-dev` as a child process with the project's search attributes and waits

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { STATUS } from '../../src/domain/statuses';
 import type { consignmentWorkflow } from '../../workflows/consignment.workflow';
@@ -12,24 +12,17 @@ import {
   PROVIDER_ID,
   sdkWarnings,
   seedProcessed,
-  setUpWorkflowTests,
+  useWorkflowTestEnvironment,
   startConsignment,
   statusEventId,
   updateFailure,
   waitFor,
   withWorker,
   type ConsignmentHandle,
-  type WorkflowTestContext,
 } from './support';
 
 /** The consignment workflow across continue-as-new: queued carrier events, published status events and updates carry over. */
-let ctx: WorkflowTestContext;
-beforeAll(async () => {
-  ctx = await setUpWorkflowTests();
-}, 120_000);
-afterAll(async () => {
-  await ctx?.env.teardown();
-});
+const ctx = useWorkflowTestEnvironment();
 
 /** The handle of one run (the first one unless `runId` says otherwise): it does not follow continue-as-new. */
 const runHandle = (handle: WorkflowHandleWithFirstExecutionRunId<typeof consignmentWorkflow>, runId = handle.firstExecutionRunId) =>

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { STATUS } from '../../src/domain/statuses';
 import { cancelUpdate, carrierEventSignal, createDraftUpdate, processDraftUpdate, updateDraftUpdate, type CarrierEvent } from '../../workflows/consignment.messages';
@@ -11,7 +11,7 @@ import {
   Gate,
   lifecycleFakes,
   PROVIDER_ID,
-  setUpWorkflowTests,
+  useWorkflowTestEnvironment,
   startConsignment,
   stateOf,
   statusEventId,
@@ -20,17 +20,10 @@ import {
   updateFailure,
   waitFor,
   withWorker,
-  type WorkflowTestContext,
 } from './support';
 
 /** The consignment lifecycle workflow on a real dev server, its activities faked over an in-memory store. */
-let ctx: WorkflowTestContext;
-beforeAll(async () => {
-  ctx = await setUpWorkflowTests();
-}, 120_000);
-afterAll(async () => {
-  await ctx?.env.teardown();
-});
+const ctx = useWorkflowTestEnvironment();
 
 describe('consignment workflow: creation', () => {
   it('ends as pending, without writing anything, when no createDraft arrives within creationTimeoutMs', async () => {

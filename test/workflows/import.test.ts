@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ApplicationFailure } from '@temporalio/common';
 import type { ParseCursor } from '../../src/domain/imports';
 import type { ImportActivities } from '../../workflows/activities';
 import { cancelImportUpdate, importProgressQuery, type ImportTuning } from '../../workflows/import.messages';
 import type { importWorkflow } from '../../workflows/import.workflow';
-import { Gate, setUpWorkflowTests, uniqueId, waitFor, withWorker, type WorkflowTestContext } from './support';
+import { Gate, useWorkflowTestEnvironment, uniqueId, waitFor, withWorker } from './support';
 
 /** Order imports on a real dev server; the file, its parsing and the draft creation are typed in-memory fakes. */
-let ctx: WorkflowTestContext;
-beforeAll(async () => {
-  ctx = await setUpWorkflowTests();
-}, 120_000);
-afterAll(async () => {
-  await ctx?.env.teardown();
-});
+const ctx = useWorkflowTestEnvironment();
 
 type Finish = Parameters<ImportActivities['finishImport']>[0];
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll } from '@jest/globals';
 import { resolve } from 'node:path';
 import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type WorkflowHandle, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
@@ -6,6 +7,8 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { ConsignmentRecord } from '../../src/domain/consignment';
 import { STATUS } from '../../src/domain/statuses';
+import { consignmentWorkflowId } from '../../src/temporal/consignment.starter';
+import { DYNAMIC_CONFIG } from '../../src/temporal/dev-server';
 import type { BookedShipment, ProcessingPlan } from '../../src/domain/shipment';
 import type { LifecycleActivities, StatusChange } from '../../workflows/activities';
 import { consignmentStateQuery, createDraftUpdate, processDraftUpdate, type CarrierEvent, type ConsignmentState, type ConsignmentWorkflowInput, type CreateDraftRequest } from '../../workflows/consignment.messages';
@@ -45,8 +48,6 @@ function installRuntime(): void {
   }
 }
 
-/** Same dynamic config as the project's dev server (src/temporal/dev-server.ts). */
-const DYNAMIC_CONFIG = ['frontend.enableExecuteMultiOperation=true', 'frontend.enableUpdateWorkflowExecution=true', 'system.enableEagerWorkflowStart=true'];
 
 export interface WorkflowTestContext {
   env: TestWorkflowEnvironment;
@@ -69,6 +70,21 @@ export async function setUpWorkflowTests(): Promise<WorkflowTestContext> {
     bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') }),
   ]);
   return { env, bundle };
+}
+
+/**
+ * One dev server and bundle per test file: registers the file's beforeAll/afterAll and returns the context,
+ * filled in once beforeAll has run.
+ */
+export function useWorkflowTestEnvironment(): WorkflowTestContext {
+  const ctx = {} as WorkflowTestContext;
+  beforeAll(async () => {
+    Object.assign(ctx, await setUpWorkflowTests());
+  }, 120_000);
+  afterAll(async () => {
+    await ctx.env?.teardown();
+  });
+  return ctx;
 }
 
 export const uniqueId = (prefix: string): string => `${prefix}-${randomUUID()}`;
@@ -349,7 +365,7 @@ export function lifecycleFakes(hooks: LifecycleHooks = {}) {
 // Consignment workflow helpers
 // ---------------------------------------------------------------------------------------------------------
 
-export const consignmentWorkflowId = (uuid: string): string => `consignment:${uuid}`;
+export { consignmentWorkflowId };
 
 export type ConsignmentHandle = WorkflowHandle<typeof consignmentWorkflow>;
 

@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { WebhookDeliveryActivities } from '../../workflows/activities';
 import { deliverEventSignal, deliveryStateQuery, type DeliveryBatchResult, type DeliveryPolicy, type QueuedEvent, type WebhookDeliveryInput } from '../../workflows/webhook-delivery.messages';
 import type { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery.workflow';
-import { Gate, historyEventTypes, setUpWorkflowTests, uniqueId, waitFor, withWorker, type WorkflowTestContext } from './support';
+import { Gate, historyEventTypes, useWorkflowTestEnvironment, uniqueId, waitFor, withWorker } from './support';
 
 /** Webhook delivery on a real dev server; the POSTs are a typed fake that fails, answers or delivers as each test says. */
-let ctx: WorkflowTestContext;
-beforeAll(async () => {
-  ctx = await setUpWorkflowTests();
-}, 120_000);
-afterAll(async () => {
-  await ctx?.env.teardown();
-});
+const ctx = useWorkflowTestEnvironment();
 
 const WEBHOOK_ID = 11;
 const FAST: DeliveryPolicy = { initialIntervalMs: 100, windowMs: 60_000 };
