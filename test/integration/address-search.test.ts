@@ -299,7 +299,7 @@ describe('metacharacters are plain text', () => {
   });
 });
 
-describe('validation errors (SPEC §4.1, §7) in en and tr', () => {
+describe('validation errors (docs/api.md) in en and tr', () => {
   const message = (code: ErrorCode, lang: 'en' | 'tr', params?: Record<string, string | number>) => translate(ERROR_MESSAGES[code], lang, params);
   const base = { countryIso2: 'TR', keyword: 'kadikoy', 'searchFields[]': 'city' };
 
@@ -325,7 +325,7 @@ describe('validation errors (SPEC §4.1, §7) in en and tr', () => {
     }
   });
 
-  it('says "Invalid countryIso2 code" as SPEC §7 words it, and in Turkish', async () => {
+  it('says "Invalid countryIso2 code" as the API (docs/api.md) words it, and in Turkish', async () => {
     expect((await get({ ...base, countryIso2: 'ZZ' }, 'en')).body.errors).toEqual([{ message: 'Invalid countryIso2 code', field: 'countryIso2' }]);
     expect((await get({ ...base, countryIso2: 'ZZ' }, 'tr')).body.errors).toEqual([{ message: 'Geçersiz countryIso2 kodu', field: 'countryIso2' }]);
   });

@@ -17,7 +17,7 @@ afterAll(async () => svc?.stop());
 
 const envelopeOf = (body: string) => JSON.parse(body) as { status: boolean; errors: { message: string; field?: string }[] };
 
-describe('authentication (SPEC §5)', () => {
+describe('authentication (docs/api.md)', () => {
   it.each([
     ['no key', {}],
     ['unknown APIKEY header', { apikey: 'cf_nope' }],

@@ -22,8 +22,8 @@ beforeAll(async () => {
 });
 afterAll(async () => svc?.stop());
 
-describe('create draft (SPEC §4.2)', () => {
-  it('creates a draft with status 24, weights, desi and the §2.3 shape', async () => {
+describe('create draft (docs/api.md)', () => {
+  it('creates a draft with status 24, weights, desi and the draft shape', async () => {
     const res = await createDraft(
       minimal({
         reference_no: 'REF-SHAPE',
@@ -191,7 +191,7 @@ describe('idempotent creation', () => {
   });
 });
 
-describe('update draft (SPEC §4.4)', () => {
+describe('update draft (docs/api.md)', () => {
   it('changes only the sent fields, keeps status 24 and moves updated_at', async () => {
     const created = (await createDraft(minimal({ reference_no: 'REF-UPD', invoice_number: 'INV-1', packages: [{ weight: 2, length: 10, width: 10, height: 30 }] }))).json().data;
     await sleep(1100);
@@ -266,8 +266,8 @@ describe('update draft (SPEC §4.4)', () => {
   });
 });
 
-describe('lookups (SPEC §4.7, §4.8) on drafts', () => {
-  it('finds a draft by reference and by id in the §2.4 form', async () => {
+describe('lookups (docs/api.md) on drafts', () => {
+  it('finds a draft by reference and by id in the detail form', async () => {
     const created = (await createDraft(minimal({ reference_no: 'REF/LOOK UP', preference: 0, provider_id: 1, packages: [{ weight: 1, items: [{ category: 'Kitchen' }] }] }))).json().data;
     const byRef = await svc.request({ method: 'GET', url: `/api/v1/consignments/find/reference_no/${encodeURIComponent('REF/LOOK UP')}`, apiKey: key });
     expect(byRef.statusCode).toBe(200);

@@ -18,8 +18,8 @@ beforeAll(async () => {
 });
 afterAll(async () => svc?.stop());
 
-describe('process draft (SPEC §4.5)', () => {
-  it('books the cheapest carrier, returns the §4.5 data with a PDF label, and moves to 2 or 3', async () => {
+describe('process draft (docs/api.md)', () => {
+  it('books the cheapest carrier, returns the processing data with a PDF label, and moves to 2 or 3', async () => {
     const { id } = await consignments.draft(draftBody({ reference_no: 'LC-CHEAP' }));
     const res = await consignments.process(id);
     expect(res.statusCode).toBe(200);
@@ -194,7 +194,7 @@ describe('carrier events and history', () => {
   });
 });
 
-describe('cancel (SPEC §4.6)', () => {
+describe('cancel (docs/api.md)', () => {
   it('cancels before pickup by barcode, voids the label, and refuses a second cancel', async () => {
     const done = await consignments.processed(draftBody());
     const label = (await consignments.details(done.id)).labels[0];

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startTestService, type TestService } from '../support/test-service';
 
-/** SPEC §8: lookups by reference and by id share 300 requests per minute per API key, sliding window. */
+/** the API (docs/api.md): lookups by reference and by id share 300 requests per minute per API key, sliding window. */
 describe.each([
   ['in process', {}],
   ['shared through Redis', { REDIS_URL: 'redis://127.0.0.1:6379' }],

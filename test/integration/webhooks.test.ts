@@ -109,7 +109,7 @@ function signatureIsValid(secret: string, r: Received): boolean {
   return (r.headers['webhook-signature'] as string).split(' ').includes(`v1,${expected}`);
 }
 
-describe('create webhook (SPEC §4.9)', () => {
+describe('create webhook (docs/api.md)', () => {
   it.each([
     ['en', 'Webhook created successfully.'],
     ['tr', 'Webhook başarıyla oluşturuldu.'],
@@ -139,7 +139,7 @@ describe('create webhook (SPEC §4.9)', () => {
     expect(got.json().data).not.toHaveProperty('secret');
   });
 
-  it('accepts both header forms of SPEC §5 and refuses a bad key in both', async () => {
+  it('accepts both header forms of the API (docs/api.md) and refuses a bad key in both', async () => {
     for (const headers of [{ apikey: key }, { authorization: `APIKEY ${key}` }]) {
       const res = await svc.request({ method: 'POST', url: '/api/v1/webhooks', headers, payload: sample() });
       expect(res.statusCode).toBe(201);

@@ -41,7 +41,7 @@ function valueAt(data: unknown, path: string): unknown {
 
 const parties = ['consignor', 'consignee'] as const;
 
-describe('parseDraftInput string bounds (SPEC §4.3)', () => {
+describe('parseDraftInput string bounds (docs/api.md)', () => {
   const fields: [string, number][] = [
     ['reference_no', 255],
     ['invoice_number', 255],

@@ -1,7 +1,7 @@
 import { ALLOWED_TRANSITIONS, STATUS, STATUS_CATALOG, canTransition, cancelRule, statusMessage, statusName } from '../../../src/domain/statuses';
 
 describe('status catalog', () => {
-  it('keeps the numbers given by SPEC §3 and DESIGN', () => {
+  it('keeps the numbers given by the API (docs/api.md) and docs/architecture.md', () => {
     expect(STATUS).toEqual({
       NEW_DRAFT: 24,
       SENDED_TO_PROVIDER: 1,
@@ -37,7 +37,7 @@ describe('status catalog', () => {
     expect(finals).toEqual(['CANCELLED', 'DELIVERED', 'RETURNED']);
   });
 
-  it('gives SPEC texts for draft and sent-to-provider', () => {
+  it('gives the API contract texts for draft and sent-to-provider', () => {
     expect(statusName(24)).toBe('NEW_DRAFT');
     expect(statusMessage(24, 'en')).toBe('New draft');
     expect(statusMessage(24, 'tr')).toBe('Yeni taslak');

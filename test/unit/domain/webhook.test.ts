@@ -22,13 +22,13 @@ const issuesOf = (body: unknown, mode: 'create' | 'replace' | 'patch' = 'create'
 };
 
 describe('parseWebhookInput', () => {
-  it('accepts the SPEC sample and normalises the type names', () => {
+  it('accepts the the API contract sample and normalises the type names', () => {
     expect(parseWebhookInput({ ...valid, securityType: 'HEADER', dataType: 'json', description: '  Status changes ' }, 'create')).toEqual(valid);
     expect(parseWebhookInput({ ...valid, data: undefined }, 'create').data).toBe('');
     expect(WEBHOOK_EVENTS).toEqual(['consignment.status.updated']);
   });
 
-  it('requires every field SPEC §4.9 marks required', () => {
+  it('requires every field the API (docs/api.md) marks required', () => {
     expect(issuesOf({}).map((i) => [i.field, i.code])).toEqual([
       ['description', 'NOT_BLANK'],
       ['endpoint', 'NOT_BLANK'],
