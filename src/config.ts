@@ -26,6 +26,10 @@ const schema = z.object({
   WEBHOOK_RETRY_WINDOW_MS: z.coerce.number().int().min(1_000).max(7 * 86_400_000).default(86_400_000),
   SANDBOX: flag.default(true),
   LABEL_SIGNING_SECRET: z.string().min(16).optional(),
+  CREDENTIALS_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes in base64 (e.g. `openssl rand -base64 32`)')
+    .optional(),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   ADDRESS_COUNTRIES: z.string().default('TR,US,CA,FR'),
   CARRIER_POLL_INTERVAL_MS: z.coerce.number().int().min(100).default(15 * 60 * 1000),
@@ -62,6 +66,8 @@ export interface Config {
   webhookRetry: { initialIntervalMs: number; windowMs: number };
   sandbox: boolean;
   labelSigningSecret?: string;
+  /** base64 of 32 bytes: seals carrier credentials; unset → generated once into DATA_DIR */
+  credentialsKey?: string;
   bodyLimitBytes: number;
   /** how often carriers without push are polled */
   carrierPollIntervalMs: number;
@@ -109,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetry: { initialIntervalMs: e.WEBHOOK_RETRY_INITIAL_MS, windowMs: e.WEBHOOK_RETRY_WINDOW_MS },
     sandbox: e.SANDBOX,
     labelSigningSecret: e.LABEL_SIGNING_SECRET,
+    credentialsKey: e.CREDENTIALS_KEY,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     consignmentHistoryLimit: e.CONSIGNMENT_HISTORY_LIMIT,
     workerMaxCachedWorkflows: e.WORKER_MAX_CACHED_WORKFLOWS,

@@ -20,6 +20,8 @@ import { connectClient, ensureSearchAttributes, isTemporalReachable } from './te
 import { startDevServer, type DevServer } from './temporal/dev-server';
 import { startWorker, type RunningWorker } from './temporal/worker';
 import { createLabelLinks, labelSigningSecret } from './labels/label-links';
+import { createCredentialsVault, loadCredentialsKey } from './carriers/credentials-vault';
+import { createCarrierAccountService } from './services/carrier-accounts.service';
 import type { Carrier } from './carriers/carrier';
 import { CarrierRegistry } from './carriers/registry';
 import { createConsignmentStarter } from './temporal/consignment.starter';
@@ -145,6 +147,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
         const carrier = carriers.get(id);
         return carrier && { id: carrier.id, name: carrier.name, logo: carrier.logoUrl };
       };
+      const credentials = await loadCredentialsKey(config.credentialsKey, join(config.dataDir, 'credentials.key'));
+      if (credentials.source === 'generated') logger.info('carrier credentials key generated into DATA_DIR (set CREDENTIALS_KEY to share one key between hosts)');
       const labelLinks = createLabelLinks(await labelSigningSecret(db, config.labelSigningSecret), config.publicBaseUrl);
       const sandboxProviders = new Set(config.sandbox ? createSandboxCarriers({ publicBaseUrl: config.publicBaseUrl }).map((c) => c.id) : []);
       // 300 lookups per minute per API key, shared through Redis when REDIS_URL is set.
@@ -163,6 +167,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
           deliveries,
           allowPrivate: config.webhookAllowPrivate,
         }),
+        carrierAccounts: createCarrierAccountService({ db, vault: createCredentialsVault(credentials.key) }),
         imports: createImportService({
           db,
           carriers,

@@ -19,6 +19,8 @@ import { webhookRoutes } from './routes/webhooks.routes';
 import type { ConsignmentService } from '../services/consignments.service';
 import type { ImportService } from '../services/imports.service';
 import type { WebhookService } from '../services/webhooks.service';
+import type { CarrierAccountService } from '../services/carrier-accounts.service';
+import { carrierAccountRoutes } from './routes/carrier-accounts.routes';
 
 export interface AppDeps {
   db: Database;
@@ -32,6 +34,8 @@ export interface AppDeps {
   carrierPushTokens: Map<number, string>;
   /** webhook registration and delivery log (absent in harnesses that do not need it) */
   webhooks?: WebhookService;
+  /** carrier accounts (absent in harnesses that do not need them) */
+  carrierAccounts?: CarrierAccountService;
   /** order imports (absent in harnesses that do not need them) */
   imports?: ImportService;
   /** rate limit of the lookups (docs/api.md) */
@@ -77,6 +81,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       v1.register(draftRoutes({ db: deps.db, consignments: deps.consignments }));
       v1.register(consignmentRoutes({ consignments: deps.consignments, providers: deps.providers, labelLinks: deps.labelLinks, lookupLimit: deps.lookupLimit }));
       if (deps.webhooks) v1.register(webhookRoutes({ webhooks: deps.webhooks }));
+      if (deps.carrierAccounts) v1.register(carrierAccountRoutes({ carrierAccounts: deps.carrierAccounts }));
       if (deps.imports) v1.register(importRoutes({ db: deps.db, imports: deps.imports }));
       if (deps.sandboxProviders.size > 0) v1.register(sandboxRoutes({ consignments: deps.consignments, sandboxProviders: deps.sandboxProviders }));
     },

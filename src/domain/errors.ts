@@ -59,6 +59,8 @@ export const ERROR_CODES = [
   'INVALID_HEADER_VALUE',
   'WEBHOOK_EVENT_NOT_FOUND',
   'WEBHOOK_INACTIVE',
+  // carrier accounts
+  'CARRIER_ACCOUNT_NOT_FOUND',
   // order imports
   'IMPORT_NOT_FOUND',
   'IMPORT_FINISHED',

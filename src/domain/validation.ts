@@ -41,6 +41,8 @@ export function zodIssue(issue: z.core.$ZodIssue, fieldOf: (path: PropertyKey[])
       return make('INVALID_CHOICE');
     case 'invalid_format':
       return make(issue.format === 'email' ? 'INVALID_EMAIL' : issue.format === 'datetime' ? 'INVALID_TYPE' : 'INVALID_CHOICE', issue.format === 'datetime' ? { type: 'date-time' } : undefined);
+    case 'unrecognized_keys':
+      return { code: 'UNKNOWN_FIELD', field: fieldOf([...issue.path, issue.keys[0]]) ?? issue.keys[0] };
     case 'custom': {
       const params = issue.params as { code?: unknown; textParams?: Issue['params'] } | undefined;
       return make(isErrorCode(params?.code) ? params.code : 'VALIDATION_FAILED', params?.textParams);

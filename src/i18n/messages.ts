@@ -23,6 +23,9 @@ export const SUCCESS_MESSAGES = {
   WEBHOOK_UPDATED: { en: 'Webhook updated successfully.', tr: 'Webhook başarıyla güncellendi.' },
   WEBHOOK_DELETED: { en: 'Webhook deleted successfully.', tr: 'Webhook başarıyla silindi.' },
   WEBHOOK_REDELIVERY_SCHEDULED: { en: 'Redelivery scheduled.', tr: 'Yeniden gönderim planlandı.' },
+  CARRIER_ACCOUNT_CREATED: { en: 'Carrier account created successfully.', tr: 'Kargo hesabı başarıyla oluşturuldu.' },
+  CARRIER_ACCOUNT_UPDATED: { en: 'Carrier account updated successfully.', tr: 'Kargo hesabı başarıyla güncellendi.' },
+  CARRIER_ACCOUNT_DELETED: { en: 'Carrier account deleted successfully.', tr: 'Kargo hesabı başarıyla silindi.' },
   IMPORT_ACCEPTED: { en: 'Import accepted: the orders are being created.', tr: 'İçe aktarma kabul edildi: siparişler oluşturuluyor.' },
   IMPORT_CANCELLED: { en: 'Import cancelled: no further orders will be created.', tr: 'İçe aktarma iptal edildi: başka sipariş oluşturulmayacak.' },
 } satisfies Record<string, Text>;
@@ -103,6 +106,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, Text> = {
     tr: 'İzin verilen arama alanları postalCode, city, state ve place alanlarıdır.',
   },
   WEBHOOK_NOT_FOUND: { en: 'Webhook not found.', tr: 'Webhook bulunamadı.' },
+  CARRIER_ACCOUNT_NOT_FOUND: { en: 'Carrier account not found.', tr: 'Kargo hesabı bulunamadı.' },
   INVALID_ENDPOINT_URL: { en: 'Invalid endpoint URL', tr: 'Geçersiz endpoint URL' },
   ENDPOINT_NOT_PUBLIC: {
     en: 'Invalid endpoint URL: the host must resolve to public internet addresses only (not loopback, private, link-local or other internal addresses).',

@@ -1,0 +1,16 @@
+import type { CarrierAccountRecord } from '../../db/carrier-accounts.repository';
+import { formatTimestamp } from './consignment.mapper';
+
+/** A carrier account as responses show it: never its credentials, only their masked hint. */
+export function toCarrierAccountResponse(a: CarrierAccountRecord) {
+  return {
+    provider_id: a.providerId,
+    carrier: a.carrier,
+    description: a.description,
+    credentials_hint: a.credentialsHint,
+    settings: a.settings,
+    status: a.status,
+    created_at: formatTimestamp(a.createdAt),
+    updated_at: formatTimestamp(a.updatedAt),
+  };
+}

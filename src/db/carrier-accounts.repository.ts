@@ -1,0 +1,111 @@
+import type { Queryable } from './database';
+
+/** A carrier account as stored, without its sealed credentials (those are read only by `findSealedCredentials`). */
+export interface CarrierAccountRecord {
+  providerId: number;
+  customerId: number;
+  carrier: string;
+  description: string;
+  credentialsHint: string;
+  settings: Record<string, unknown>;
+  status: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+type Row = {
+  provider_id: number;
+  customer_id: number;
+  carrier: string;
+  description: string;
+  credentials_hint: string;
+  settings: Record<string, unknown> | string;
+  status: number;
+  created_at: Date | string;
+  updated_at: Date | string;
+};
+
+const COLUMNS = 'provider_id, customer_id, carrier, description, credentials_hint, settings, status, created_at, updated_at';
+
+function toRecord(r: Row): CarrierAccountRecord {
+  return {
+    providerId: Number(r.provider_id),
+    customerId: Number(r.customer_id),
+    carrier: r.carrier,
+    description: r.description,
+    credentialsHint: r.credentials_hint,
+    settings: typeof r.settings === 'string' ? (JSON.parse(r.settings) as Record<string, unknown>) : r.settings,
+    status: Number(r.status),
+    createdAt: new Date(r.created_at).toISOString(),
+    updatedAt: new Date(r.updated_at).toISOString(),
+  };
+}
+
+/** The provider id the next account gets (taken before sealing, so the credentials are bound to it). */
+export async function nextProviderId(q: Queryable): Promise<number> {
+  const { rows } = await q.query<{ id: number }>(`SELECT nextval('carrier_account_provider_ids')::int AS id`);
+  return Number(rows[0].id);
+}
+
+export async function insertCarrierAccount(
+  q: Queryable,
+  a: { providerId: number; customerId: number; carrier: string; description: string; credentials: Buffer; credentialsHint: string; settings: Record<string, unknown>; status: number },
+): Promise<CarrierAccountRecord> {
+  const { rows } = await q.query<Row>(
+    `INSERT INTO carrier_accounts (provider_id, customer_id, carrier, description, credentials, credentials_hint, settings, status)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
+    [a.providerId, a.customerId, a.carrier, a.description, a.credentials, a.credentialsHint, JSON.stringify(a.settings), a.status],
+  );
+  return toRecord(rows[0]);
+}
+
+/** The customer's account (another customer's, or a deleted one, is not found). */
+export async function findCarrierAccount(q: Queryable, customerId: number, providerId: number): Promise<CarrierAccountRecord | undefined> {
+  const { rows } = await q.query<Row>(`SELECT ${COLUMNS} FROM carrier_accounts WHERE provider_id = $1 AND customer_id = $2 AND deleted_at IS NULL`, [providerId, customerId]);
+  return rows[0] && toRecord(rows[0]);
+}
+
+export async function listCarrierAccounts(q: Queryable, customerId: number, page: { limit: number; offset: number }): Promise<{ rows: CarrierAccountRecord[]; total: number }> {
+  const [list, count] = await Promise.all([
+    q.query<Row>(`SELECT ${COLUMNS} FROM carrier_accounts WHERE customer_id = $1 AND deleted_at IS NULL ORDER BY provider_id LIMIT $2 OFFSET $3`, [customerId, page.limit, page.offset]),
+    q.query<{ n: number }>('SELECT count(*)::int AS n FROM carrier_accounts WHERE customer_id = $1 AND deleted_at IS NULL', [customerId]),
+  ]);
+  return { rows: list.rows.map(toRecord), total: Number(count.rows[0].n) };
+}
+
+/** Replaces the account's fields; `credentials` absent keeps the stored ones. */
+export async function updateCarrierAccount(
+  q: Queryable,
+  customerId: number,
+  providerId: number,
+  a: { description: string; settings: Record<string, unknown>; status: number; credentials?: { sealed: Buffer; hint: string } },
+): Promise<CarrierAccountRecord | undefined> {
+  const { rows } = await q.query<Row>(
+    `UPDATE carrier_accounts SET description = $3, settings = $4, status = $5,
+       credentials = COALESCE($6, credentials), credentials_hint = COALESCE($7, credentials_hint), updated_at = now()
+     WHERE provider_id = $1 AND customer_id = $2 AND deleted_at IS NULL RETURNING ${COLUMNS}`,
+    [providerId, customerId, a.description, JSON.stringify(a.settings), a.status, a.credentials?.sealed ?? null, a.credentials?.hint ?? null],
+  );
+  return rows[0] && toRecord(rows[0]);
+}
+
+/**
+ * Deletes the account for its customer: it takes no new bookings, but the row stays (marked deleted) so
+ * consignments already booked with it can still be tracked and cancelled.
+ */
+export async function deleteCarrierAccount(q: Queryable, customerId: number, providerId: number): Promise<boolean> {
+  const { rows } = await q.query('UPDATE carrier_accounts SET deleted_at = now(), updated_at = now() WHERE provider_id = $1 AND customer_id = $2 AND deleted_at IS NULL RETURNING provider_id', [
+    providerId,
+    customerId,
+  ]);
+  return rows.length > 0;
+}
+
+/** The sealed credentials of an account, deleted ones included (activities of consignments booked with it). */
+export async function findSealedCredentials(q: Queryable, providerId: number): Promise<{ customerId: number; carrier: string; sealed: Buffer } | undefined> {
+  const { rows } = await q.query<{ customer_id: number; carrier: string; credentials: Buffer | Uint8Array }>(
+    'SELECT customer_id, carrier, credentials FROM carrier_accounts WHERE provider_id = $1',
+    [providerId],
+  );
+  return rows[0] && { customerId: Number(rows[0].customer_id), carrier: rows[0].carrier, sealed: Buffer.from(rows[0].credentials) };
+}

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { DomainError } from './errors';
+import { EXPECTED_INTEGER, parseOrRefuse } from './validation';
+
+/**
+ * Carrier accounts: a customer's own credentials for a carrier kind, with a provider id of their own. The
+ * kinds this service can connect; each declares the credentials and settings it takes.
+ */
+export const CARRIER_KINDS = ['consignment_api'] as const;
+export type CarrierKind = (typeof CARRIER_KINDS)[number];
+
+export const CARRIER_ACCOUNT_STATUS = { DISABLED: 0, ACTIVE: 1 } as const;
+
+const INT32_MAX = 2_147_483_647;
+const integer = () => z.int({ error: (iss) => (iss.code === 'invalid_type' ? EXPECTED_INTEGER : undefined) }).max(INT32_MAX);
+
+const KINDS = {
+  /** A remote shipping service that speaks this very API: its base URL and an API key of a customer there. */
+  consignment_api: {
+    credentials: z.strictObject({
+      base_url: z.url({ protocol: /^https?$/ }).max(2048),
+      api_key: z.string().trim().min(1).max(512),
+    }),
+    settings: z.strictObject({
+      /** the remote's own carrier (default: the draft's preference) */
+      provider_id: integer().positive().optional(),
+      preference: z.literal([0, 1, 2]).optional(),
+      language: z.enum(['tr', 'en']).optional(),
+    }),
+  },
+} satisfies Record<CarrierKind, { credentials: z.ZodType; settings: z.ZodType }>;
+
+const accountFields = {
+  carrier: z.enum(CARRIER_KINDS),
+  description: z.string().trim().max(255).optional(),
+  credentials: z.record(z.string(), z.unknown()),
+  settings: z.record(z.string(), z.unknown()).optional(),
+  status: z.literal([CARRIER_ACCOUNT_STATUS.DISABLED, CARRIER_ACCOUNT_STATUS.ACTIVE]).optional(),
+};
+const schemas = {
+  create: z.strictObject(accountFields),
+  // Credentials may be left out of a replace: the stored ones are kept (they are never shown to be sent back).
+  replace: z.strictObject({ ...accountFields, credentials: accountFields.credentials.optional() }),
+};
+
+export interface CarrierAccountInput {
+  carrier: CarrierKind;
+  description: string;
+  /** absent on a replace that keeps the stored credentials */
+  credentials?: Record<string, unknown>;
+  settings: Record<string, unknown>;
+  status: number;
+}
+
+/** Validates a create (POST) or replace (PUT) body, the kind's credentials and settings included; every issue at once. */
+export function parseCarrierAccountInput(body: unknown, mode: 'create' | 'replace'): CarrierAccountInput {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_TYPE', params: { type: 'object' } }]);
+  const base = parseOrRefuse(schemas[mode], body);
+  const kind = KINDS[base.carrier];
+  const prefixed = (prefix: string) => (path: PropertyKey[]) => [prefix, ...path.map(String)].join('.');
+  const credentials = base.credentials === undefined ? undefined : parseOrRefuse(kind.credentials, base.credentials, prefixed('credentials'));
+  const settings = parseOrRefuse(kind.settings, base.settings ?? {}, prefixed('settings'));
+  return { carrier: base.carrier, description: base.description ?? '', credentials, settings, status: base.status ?? CARRIER_ACCOUNT_STATUS.ACTIVE };
+}
+
+/** What a response may show of the credentials: the last four characters of the secret, nothing else. */
+export function credentialsHint(kind: CarrierKind, credentials: Record<string, unknown>): string {
+  const secret = kind === 'consignment_api' ? String(credentials.api_key ?? '') : '';
+  return secret.length >= 8 ? `****${secret.slice(-4)}` : '****';
+}

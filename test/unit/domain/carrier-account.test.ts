@@ -1,0 +1,54 @@
+import { credentialsHint, parseCarrierAccountInput } from '../../../src/domain/carrier-account';
+import { DomainError } from '../../../src/domain/errors';
+
+const valid = { carrier: 'consignment_api', description: 'Main remote', credentials: { base_url: 'https://ship.example.com', api_key: 'abcdef123456' }, settings: { preference: 1, language: 'tr' } };
+
+function issuesOf(body: unknown, mode: 'create' | 'replace' = 'create') {
+  try {
+    parseCarrierAccountInput(body, mode);
+  } catch (error) {
+    if (error instanceof DomainError) return error.issues;
+    throw error;
+  }
+  throw new Error('accepted');
+}
+
+describe('parseCarrierAccountInput', () => {
+  it('accepts a consignment_api account and fills the defaults', () => {
+    expect(parseCarrierAccountInput(valid, 'create')).toEqual({ ...valid, status: 1 });
+    expect(parseCarrierAccountInput({ carrier: 'consignment_api', credentials: valid.credentials }, 'create')).toEqual({
+      carrier: 'consignment_api',
+      description: '',
+      credentials: valid.credentials,
+      settings: {},
+      status: 1,
+    });
+  });
+
+  it('names every bad field with its path', () => {
+    expect(issuesOf({ carrier: 'fedex', credentials: {} })).toEqual([{ code: 'INVALID_CHOICE', field: 'carrier' }]);
+    expect(issuesOf({ ...valid, credentials: { base_url: 'ftp://x', api_key: '' } })).toEqual([
+      { code: 'INVALID_CHOICE', field: 'credentials.base_url' },
+      { code: 'NOT_BLANK', field: 'credentials.api_key' },
+    ]);
+    expect(issuesOf({ ...valid, settings: { preference: 3, provider_id: -1 } })).toEqual([
+      { code: 'NOT_POSITIVE', field: 'settings.provider_id' },
+      { code: 'INVALID_CHOICE', field: 'settings.preference' },
+    ]);
+    expect(issuesOf({ ...valid, credentials: { ...valid.credentials, password: 'x' } })).toEqual([{ code: 'UNKNOWN_FIELD', field: 'credentials.password' }]);
+    expect(issuesOf({ ...valid, owner: 1 })).toEqual([{ code: 'UNKNOWN_FIELD', field: 'owner' }]);
+    expect(issuesOf({ ...valid, credentials: undefined })).toEqual([{ code: 'NOT_BLANK', field: 'credentials' }]);
+    expect(issuesOf([])).toEqual([{ code: 'INVALID_TYPE', params: { type: 'object' } }]);
+  });
+
+  it('lets a replace keep the stored credentials', () => {
+    expect(parseCarrierAccountInput({ carrier: 'consignment_api', status: 0 }, 'replace')).toEqual({ carrier: 'consignment_api', description: '', credentials: undefined, settings: {}, status: 0 });
+  });
+});
+
+describe('credentialsHint', () => {
+  it('shows the last four characters of a long enough secret, nothing of a short one', () => {
+    expect(credentialsHint('consignment_api', { api_key: 'abcdef123456' })).toBe('****3456');
+    expect(credentialsHint('consignment_api', { api_key: 'short' })).toBe('****');
+  });
+});
