@@ -8,7 +8,6 @@ import type { TrackingEventName } from '../domain/tracking';
 
 export type { ShipmentSpec };
 
-
 export interface Quote {
   providerId: number;
   baseCost: number;

@@ -18,7 +18,7 @@ export interface AddressSearchQuery {
   limit: number;
 }
 
-/** the API (docs/api.md) */
+/** One address search result, as the API answers it (docs/api.md, "Address search"). */
 export interface AddressResult {
   stateCode: string;
   countryIso2: string;

@@ -8,27 +8,13 @@ import { migrate } from '../../src/db/migrate';
 import { ERROR_MESSAGES, translate } from '../../src/i18n/messages';
 import type { ErrorCode } from '../../src/domain/errors';
 import { openTestDatabase } from '../support/test-service';
+import type { AddressSearchPage } from '../../src/db/addresses.repository';
 
 /**
  * GET /api/v1/address/search through HTTP (app.inject) on the real app stack when src/api/app.ts provides
  * it. PGlite in memory by default; a fresh database on the PostgreSQL server of DATABASE_URL when set.
  */
 
-interface Result {
-  stateCode: string;
-  countryIso2: string;
-  city: string;
-  state: string;
-  postalCode: string;
-  place: string;
-}
-interface Page {
-  results: Result[];
-  page: number;
-  lastPage: number;
-  limit: number;
-  total: number;
-}
 
 let database: { db: Database; drop(): Promise<void> };
 let http: AddressHttpApp;
@@ -63,10 +49,10 @@ async function get(params: Params, lang?: string) {
     url: `/api/v1/address/search?${queryString(params)}`,
     headers: { ...http.headers, ...(lang && { 'accept-language': lang }) },
   });
-  return { status: res.statusCode, body: res.json() as { status: boolean; message: null; data: Page; errors: { message: string; field?: string }[] } };
+  return { status: res.statusCode, body: res.json() as { status: boolean; message: null; data: AddressSearchPage; errors: { message: string; field?: string }[] } };
 }
 
-async function search(countryIso2: string, keyword: string, fields: string[], extra: Params = {}): Promise<Page> {
+async function search(countryIso2: string, keyword: string, fields: string[], extra: Params = {}): Promise<AddressSearchPage> {
   const res = await get({ countryIso2, keyword, 'searchFields[]': fields, ...extra });
   expect(res.status).toBe(200);
   expect(res.body.status).toBe(true);
@@ -74,7 +60,7 @@ async function search(countryIso2: string, keyword: string, fields: string[], ex
   return res.body.data;
 }
 
-const top = (page: Page) => page.results[0];
+const top = (page: AddressSearchPage) => page.results[0];
 
 describe('acceptance (issue 5)', () => {
   it('kadikoy in city finds Kadıköy, İstanbul', async () => {
@@ -245,7 +231,7 @@ describe('pagination', () => {
   it('pages partition the results in a stable order', async () => {
     const all = await search('TR', 'kale', ['place'], { limit: 100 });
     expect(all.total).toBeGreaterThan(100);
-    const pages: Result[] = [];
+    const pages: AddressSearchPage['results'] = [];
     for (let page = 1; page <= 4; page += 1) {
       const p = await search('TR', 'kale', ['place'], { limit: 25, page });
       expect(p).toMatchObject({ page, limit: 25, total: all.total, lastPage: Math.ceil(all.total / 25) });
