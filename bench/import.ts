@@ -38,9 +38,6 @@ import { WORKFLOWS_PATH } from '../src/temporal/worker';
 import { cpuMeter, findProcesses, fmt, freePort, httpLoad, openScratchDatabase, printTable, runBench, runConcurrent, type CpuSources, type ScratchDatabase } from './support';
 import { startCommand } from '../test/support/service-process';
 
-// undici 8 does not load on Node 20 here: the one-by-one loop uses node:http unless told otherwise.
-process.env.BENCH_HTTP_CLIENT ??= 'node';
-
 function positiveInt(name: string, fallback: number): number {
   const raw = process.env[name];
   const value = raw === undefined || raw === '' ? fallback : Number(raw);

@@ -1,12 +1,14 @@
 /**
  * Shared helpers for the benchmarks in bench/: percentiles, a bounded concurrent loop, an HTTP load
- * loop over one keep-alive connection pool (undici, or node:http where undici cannot load), process CPU
+ * loop over one keep-alive connection pool (undici, or node:http when asked), process CPU
  * accounting and plain-text tables.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { Pool, request as undiciRequest } from 'undici';
+import { version as undiciVersion } from 'undici/package.json';
 import { openDatabase, type Database } from '../src/db/database';
 
 /** Nearest-rank percentile of an ascending array (p in 0..100); NaN when empty. */
@@ -91,24 +93,13 @@ export interface HttpClient {
   close(): Promise<void>;
 }
 
-/** undici `request` over a keep-alive Pool of `connections`; undefined when undici cannot load (undici 8 needs Node ≥ 22.19). */
-let undiciModule: typeof import('undici') | null | undefined;
-
-export function undiciClient(origin: string, connections: number): HttpClient | undefined {
-  if (undiciModule === undefined) {
-    try {
-      undiciModule = require('undici') as typeof import('undici');
-    } catch {
-      undiciModule = null;
-    }
-  }
-  if (!undiciModule) return undefined;
-  const undici = undiciModule;
-  const pool = new undici.Pool(origin, { connections, pipelining: 1, keepAliveTimeout: 30_000 });
+/** undici `request` over a keep-alive Pool of `connections`. */
+export function undiciClient(origin: string, connections: number): HttpClient {
+  const pool = new Pool(origin, { connections, pipelining: 1, keepAliveTimeout: 30_000 });
   return {
-    name: `undici ${(require('undici/package.json') as { version: string }).version} Pool(${connections})`,
+    name: `undici ${undiciVersion} Pool(${connections})`,
     async send(method, path, headers, body, readBody) {
-      const response = await undici.request(`${origin}${path}`, { dispatcher: pool, method: method as 'POST', headers, body });
+      const response = await undiciRequest(`${origin}${path}`, { dispatcher: pool, method: method as 'POST', headers, body });
       if (!readBody) {
         await response.body.dump({ limit: 1024 * 1024 });
         return { status: response.statusCode, body: '' };
@@ -145,17 +136,12 @@ export function nodeHttpClient(origin: string, connections: number): HttpClient 
   };
 }
 
-/**
- * The HTTP client for a load run: undici (a keep-alive Pool) where it loads, else node:http (keep-alive Agent).
- * BENCH_HTTP_CLIENT=undici|node forces one.
- */
+/** The HTTP client for a load run: undici (a keep-alive Pool), or node:http (keep-alive Agent) with BENCH_HTTP_CLIENT=node. */
 export function createHttpClient(origin: string, connections: number): HttpClient {
   const wanted = process.env.BENCH_HTTP_CLIENT;
   if (wanted === 'node') return nodeHttpClient(origin, connections);
-  const undici = undiciClient(origin, connections);
-  if (undici) return undici;
-  if (wanted === 'undici') throw new Error(`BENCH_HTTP_CLIENT=undici: undici does not load on Node ${process.version}`);
-  return nodeHttpClient(origin, connections);
+  if (wanted !== undefined && wanted !== '' && wanted !== 'undici') throw new Error(`BENCH_HTTP_CLIENT must be undici or node, got ${wanted}`);
+  return undiciClient(origin, connections);
 }
 
 /**

@@ -1,0 +1,269 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
+import { createOutboundHttp, OutboundHttpError, TargetRefusedError, type OutboundHttp, type OutboundHttpOptions } from '../../../src/http/outbound';
+import type { Resolver } from '../../../src/webhooks/ssrf';
+
+interface Received {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+let server: Server;
+let port: number;
+let origin: string;
+let connections = 0;
+const received: Received[] = [];
+let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end('ok');
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      received.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+      handler(req, res);
+    });
+  });
+  server.on('connection', () => connections++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+  origin = `http://127.0.0.1:${port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+beforeEach(() => {
+  received.length = 0;
+  handler = (_req, res) => res.end('ok');
+});
+
+const clients: OutboundHttp[] = [];
+afterEach(async () => {
+  // Connections left by one test must not count in the next one's.
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  server.closeAllConnections();
+  connections = 0;
+});
+const client = (options: Partial<OutboundHttpOptions> = {}) => {
+  const c = createOutboundHttp({ allowPrivate: true, ...options });
+  clients.push(c);
+  return c;
+};
+
+/** The error a promise rejects with (fails the test if it resolves). */
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a failure, got an answer');
+}
+
+/** Answers `size` bytes in 16 KiB chunks, with or without a Content-Length. */
+const bigBody = (size: number, withLength: boolean) => (_req: IncomingMessage, res: ServerResponse) => {
+  res.writeHead(200, withLength ? { 'content-length': String(size) } : {});
+  let left = size;
+  const pump = () => {
+    while (left > 0) {
+      const n = Math.min(left, 16 * 1024);
+      left -= n;
+      if (!res.write('x'.repeat(n))) return void res.once('drain', pump);
+    }
+    res.end();
+  };
+  pump();
+};
+
+describe('outbound HTTP client', () => {
+  it('sends and receives JSON', async () => {
+    handler = (req, res) => {
+      const sent = JSON.parse(received[received.length - 1].body) as { n: number };
+      res.writeHead(201, { 'content-type': 'application/json', 'x-echo': req.headers['x-trace'] ?? '' }).end(JSON.stringify({ doubled: sent.n * 2 }));
+    };
+    const result = await client({ userAgent: 'cf-test/1' }).json<{ doubled: number }>({ method: 'POST', url: `${origin}/labels?x=1`, headers: { 'X-Trace': 't1' }, json: { n: 21 } });
+    expect(result.status).toBe(201);
+    expect(result.body).toEqual({ doubled: 42 });
+    expect(result.headers['x-echo']).toBe('t1');
+    expect(result.truncated).toBe(false);
+    expect(received).toHaveLength(1);
+    expect(received[0]).toMatchObject({ method: 'POST', url: '/labels?x=1', body: '{"n":21}' });
+    expect(received[0].headers).toMatchObject({ 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'cf-test/1', host: `127.0.0.1:${port}` });
+  });
+
+  it('returns the raw body as a Buffer, and fails json() on a body that is not JSON', async () => {
+    handler = (_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>bad gateway</h1>');
+    const raw = await client().request({ method: 'GET', url: `${origin}/x` });
+    expect(raw.status).toBe(502);
+    expect(Buffer.isBuffer(raw.body)).toBe(true);
+    expect(raw.body.toString()).toBe('<h1>bad gateway</h1>');
+    const error = await failure(client().json({ method: 'GET', url: `${origin}/x` }));
+    expect(error).toBeInstanceOf(OutboundHttpError);
+    expect(error).toMatchObject({ code: 'INVALID_RESPONSE', transient: false, details: { status: 502 } });
+  });
+
+  it('returns a redirect as it is, without following it', async () => {
+    handler = (req, res) => (req.url === '/from' ? res.writeHead(302, { location: `${origin}/to` }).end() : res.end('followed'));
+    const result = await client().request({ method: 'GET', url: `${origin}/from` });
+    expect(result.status).toBe(302);
+    expect(result.headers.location).toBe(`${origin}/to`);
+    expect(result.body.length).toBe(0);
+    expect(received.map((r) => r.url)).toEqual(['/from']);
+  });
+
+  describe('response size cap', () => {
+    it.each([
+      ['with a Content-Length', true],
+      ['chunked', false],
+    ])('fails with RESPONSE_TOO_LARGE past maxResponseBytes by default (%s)', async (_label, withLength) => {
+      handler = bigBody(256 * 1024, withLength);
+      const error = await failure(client({ maxResponseBytes: 64 * 1024 }).request({ method: 'GET', url: `${origin}/big` }));
+      expect(error).toBeInstanceOf(OutboundHttpError);
+      expect(error).toMatchObject({ code: 'RESPONSE_TOO_LARGE', transient: false, details: { status: 200 } });
+    });
+
+    it('keeps a body of exactly maxResponseBytes whole', async () => {
+      handler = bigBody(64 * 1024, false);
+      const result = await client({ maxResponseBytes: 64 * 1024 }).request({ method: 'GET', url: `${origin}/exact` });
+      expect(result.body.length).toBe(64 * 1024);
+      expect(result.truncated).toBe(false);
+    });
+
+    it("with oversize: 'truncate' returns the first maxResponseBytes and stops reading", async () => {
+      handler = bigBody(64 * 1024 * 1024, false);
+      const started = performance.now();
+      const result = await client({ maxResponseBytes: 1000, oversize: 'truncate' }).request({ method: 'GET', url: `${origin}/huge` });
+      expect(result.status).toBe(200);
+      expect(result.truncated).toBe(true);
+      expect(result.body.length).toBe(1000);
+      expect(performance.now() - started).toBeLessThan(2_000); // 64 MiB were not read
+    });
+  });
+
+  describe('timeouts', () => {
+    it('gives up at the request deadline on a server that never answers', async () => {
+      handler = () => undefined;
+      const started = performance.now();
+      const error = await failure(client({ timeoutMs: 10_000 }).request({ method: 'POST', url: `${origin}/slow`, body: '{}', timeoutMs: 200 }));
+      const waited = performance.now() - started;
+      expect(error).toBeInstanceOf(OutboundHttpError);
+      expect(error).toMatchObject({ code: 'TIMEOUT', timeout: 'deadline', transient: true, message: 'no complete response within 200 ms' });
+      expect(waited).toBeGreaterThanOrEqual(190);
+      expect(waited).toBeLessThan(2_000);
+    });
+
+    it('gives up when the connection is not ready within connectTimeoutMs (the TLS handshake included)', async () => {
+      // a TCP listener that accepts and never answers the TLS ClientHello
+      const sockets: Socket[] = [];
+      const silent = createTcpServer((socket) => void sockets.push(socket));
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      try {
+        const started = performance.now();
+        const error = await failure(client({ connectTimeoutMs: 200 }).request({ method: 'GET', url: `https://127.0.0.1:${(silent.address() as AddressInfo).port}/` }));
+        expect(error).toBeInstanceOf(OutboundHttpError);
+        expect(error).toMatchObject({ code: 'TIMEOUT', timeout: 'connect', transient: true, message: 'connect timeout after 200 ms' });
+        expect(performance.now() - started).toBeLessThan(2_000);
+        expect(sockets).toHaveLength(1);
+      } finally {
+        sockets.forEach((s) => s.destroy());
+        await new Promise((resolve) => silent.close(resolve));
+      }
+    });
+
+    it('gives up when the response headers do not come within headersTimeoutMs', async () => {
+      handler = () => undefined;
+      const error = await failure(client({ headersTimeoutMs: 200 }).request({ method: 'GET', url: `${origin}/slow` }));
+      expect(error).toMatchObject({ code: 'TIMEOUT', timeout: 'headers', transient: true });
+    });
+
+    it('gives up when the body stalls for bodyTimeoutMs', async () => {
+      handler = (_req, res) => res.writeHead(200).write('partial'); // never ends
+      const error = await failure(client({ bodyTimeoutMs: 200 }).request({ method: 'GET', url: `${origin}/stall` }));
+      expect(error).toMatchObject({ code: 'TIMEOUT', timeout: 'body', transient: true });
+    });
+  });
+
+  it('reuses one keep-alive connection for sequential requests', async () => {
+    const http = client();
+    for (let i = 0; i < 3; i++) expect((await http.request({ method: 'GET', url: `${origin}/k${i}` })).status).toBe(200);
+    expect(received).toHaveLength(3);
+    expect(connections).toBe(1);
+  });
+
+  it('reports a refused connection as a transient CONNECTION_FAILED', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const deadPort = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const error = await failure(client().request({ method: 'GET', url: `http://127.0.0.1:${deadPort}/` }));
+    expect(error).toBeInstanceOf(OutboundHttpError);
+    expect(error).toMatchObject({ code: 'CONNECTION_FAILED', transient: true });
+    expect((error as Error).message).toMatch(/ECONNREFUSED/);
+  });
+
+  describe('private-network policy', () => {
+    it('refuses a loopback URL unless private targets are allowed', async () => {
+      const refused = await failure(client({ allowPrivate: false }).request({ method: 'GET', url: `${origin}/p` }));
+      expect(refused).toBeInstanceOf(TargetRefusedError);
+      expect((refused as Error).message).toMatch(/loopback/);
+      expect(received).toHaveLength(0);
+      expect(connections).toBe(0);
+
+      const allowed = await client({ allowPrivate: true }).request({ method: 'GET', url: `${origin}/p` });
+      expect(allowed.status).toBe(200);
+      expect(received).toHaveLength(1);
+    });
+
+    it('refuses a hostname that resolves to a loopback address', async () => {
+      const resolve: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
+      const refused = await failure(client({ allowPrivate: false, resolve }).request({ method: 'GET', url: `http://carrier.example.test:${port}/p` }));
+      expect(refused).toBeInstanceOf(TargetRefusedError);
+      expect((refused as Error).message).toBe('target refused: carrier.example.test resolves to a loopback address (127.0.0.1)');
+      expect(received).toHaveLength(0);
+      expect(connections).toBe(0);
+    });
+
+    it('connects to the vetted address and keeps the hostname in the Host header', async () => {
+      // carrier.example.test does not resolve outside the stub: the answer can only come through the pinned lookup
+      const asked: string[] = [];
+      const resolve: Resolver = async (hostname) => {
+        asked.push(hostname);
+        return [{ address: '127.0.0.1', family: 4 }];
+      };
+      const http = client({ allowPrivate: true, resolve });
+      const first = await http.request({ method: 'GET', url: `http://carrier.example.test:${port}/a` });
+      const second = await http.request({ method: 'GET', url: `http://carrier.example.test:${port}/b` });
+      expect([first.status, second.status]).toEqual([200, 200]);
+      expect(received.map((r) => r.headers.host)).toEqual([`carrier.example.test:${port}`, `carrier.example.test:${port}`]);
+      expect(asked).toEqual(['carrier.example.test', 'carrier.example.test']); // vetted at each request
+    });
+
+    it('vets the host again before a request on a pooled connection', async () => {
+      let resolves = true;
+      const resolve: Resolver = async () => {
+        if (!resolves) throw Object.assign(new Error('gone'), { code: 'ENOTFOUND' });
+        return [{ address: '127.0.0.1', family: 4 }];
+      };
+      const http = client({ allowPrivate: true, resolve });
+      expect((await http.request({ method: 'GET', url: `http://rebind.example.test:${port}/1` })).status).toBe(200);
+      resolves = false; // a keep-alive connection to the vetted address is still open
+      const refused = await failure(http.request({ method: 'GET', url: `http://rebind.example.test:${port}/2` }));
+      expect(refused).toBeInstanceOf(TargetRefusedError);
+      expect((refused as Error).message).toMatch(/does not resolve \(ENOTFOUND\)/);
+      expect(received.map((r) => r.url)).toEqual(['/1']);
+    });
+  });
+
+  it('close() ends the pooled connections', async () => {
+    const openConnections = () => new Promise<number>((resolve) => server.getConnections((_e, n) => resolve(n)));
+    const http = createOutboundHttp({ allowPrivate: true });
+    await http.request({ method: 'GET', url: `${origin}/c` });
+    expect(await openConnections()).toBe(1);
+    await http.close();
+    for (let i = 0; i < 50 && (await openConnections()) > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await openConnections()).toBe(0);
+  });
+});
