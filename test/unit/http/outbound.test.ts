@@ -1,51 +1,23 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { createOutboundHttp, OutboundHttpError, TargetRefusedError, type OutboundHttp, type OutboundHttpOptions } from '../../../src/http/outbound';
 import type { Resolver } from '../../../src/webhooks/ssrf';
+import { useRecordingServer } from '../../support/recording-server';
 
-interface Received {
-  method: string;
-  url: string;
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-
-let server: Server;
-let port: number;
+const srv = useRecordingServer();
+const received = srv.received;
 let origin: string;
-let connections = 0;
-const received: Received[] = [];
-let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end('ok');
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      received.push({ method: req.method!, url: req.url!, headers: req.headers, body });
-      handler(req, res);
-    });
-  });
-  server.on('connection', () => connections++);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
-  origin = `http://127.0.0.1:${port}`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
-beforeEach(() => {
-  received.length = 0;
-  handler = (_req, res) => res.end('ok');
+let port: number;
+beforeAll(() => {
+  ({ origin, port } = srv);
 });
 
 const clients: OutboundHttp[] = [];
 afterEach(async () => {
   // Connections left by one test must not count in the next one's.
   await Promise.all(clients.splice(0).map((c) => c.close()));
-  server.closeAllConnections();
-  connections = 0;
+  srv.server.closeAllConnections();
+  srv.connections = 0;
 });
 const client = (options: Partial<OutboundHttpOptions> = {}) => {
   const c = createOutboundHttp({ allowPrivate: true, ...options });
@@ -80,7 +52,7 @@ const bigBody = (size: number, withLength: boolean) => (_req: IncomingMessage, r
 
 describe('outbound HTTP client', () => {
   it('sends and receives JSON', async () => {
-    handler = (req, res) => {
+    srv.handler = (req, res) => {
       const sent = JSON.parse(received[received.length - 1].body) as { n: number };
       res.writeHead(201, { 'content-type': 'application/json', 'x-echo': req.headers['x-trace'] ?? '' }).end(JSON.stringify({ doubled: sent.n * 2 }));
     };
@@ -95,7 +67,7 @@ describe('outbound HTTP client', () => {
   });
 
   it('returns the raw body as a Buffer, and fails json() on a body that is not JSON', async () => {
-    handler = (_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>bad gateway</h1>');
+    srv.handler = (_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>bad gateway</h1>');
     const raw = await client().request({ method: 'GET', url: `${origin}/x` });
     expect(raw.status).toBe(502);
     expect(Buffer.isBuffer(raw.body)).toBe(true);
@@ -106,7 +78,7 @@ describe('outbound HTTP client', () => {
   });
 
   it('returns a redirect as it is, without following it', async () => {
-    handler = (req, res) => (req.url === '/from' ? res.writeHead(302, { location: `${origin}/to` }).end() : res.end('followed'));
+    srv.handler = (req, res) => (req.url === '/from' ? res.writeHead(302, { location: `${origin}/to` }).end() : res.end('followed'));
     const result = await client().request({ method: 'GET', url: `${origin}/from` });
     expect(result.status).toBe(302);
     expect(result.headers.location).toBe(`${origin}/to`);
@@ -119,21 +91,21 @@ describe('outbound HTTP client', () => {
       ['with a Content-Length', true],
       ['chunked', false],
     ])('fails with RESPONSE_TOO_LARGE past maxResponseBytes by default (%s)', async (_label, withLength) => {
-      handler = bigBody(256 * 1024, withLength);
+      srv.handler = bigBody(256 * 1024, withLength);
       const error = await failure(client({ maxResponseBytes: 64 * 1024 }).request({ method: 'GET', url: `${origin}/big` }));
       expect(error).toBeInstanceOf(OutboundHttpError);
       expect(error).toMatchObject({ code: 'RESPONSE_TOO_LARGE', transient: false, details: { status: 200 } });
     });
 
     it('keeps a body of exactly maxResponseBytes whole', async () => {
-      handler = bigBody(64 * 1024, false);
+      srv.handler = bigBody(64 * 1024, false);
       const result = await client({ maxResponseBytes: 64 * 1024 }).request({ method: 'GET', url: `${origin}/exact` });
       expect(result.body.length).toBe(64 * 1024);
       expect(result.truncated).toBe(false);
     });
 
     it("with oversize: 'truncate' returns the first maxResponseBytes and stops reading", async () => {
-      handler = bigBody(64 * 1024 * 1024, false);
+      srv.handler = bigBody(64 * 1024 * 1024, false);
       const started = performance.now();
       const result = await client({ maxResponseBytes: 1000, oversize: 'truncate' }).request({ method: 'GET', url: `${origin}/huge` });
       expect(result.status).toBe(200);
@@ -145,7 +117,7 @@ describe('outbound HTTP client', () => {
 
   describe('timeouts', () => {
     it('gives up at the request deadline on a server that never answers', async () => {
-      handler = () => undefined;
+      srv.handler = () => undefined;
       const started = performance.now();
       const error = await failure(client({ timeoutMs: 10_000 }).request({ method: 'POST', url: `${origin}/slow`, body: '{}', timeoutMs: 200 }));
       const waited = performance.now() - started;
@@ -174,13 +146,13 @@ describe('outbound HTTP client', () => {
     });
 
     it('gives up when the response headers do not come within headersTimeoutMs', async () => {
-      handler = () => undefined;
+      srv.handler = () => undefined;
       const error = await failure(client({ headersTimeoutMs: 200 }).request({ method: 'GET', url: `${origin}/slow` }));
       expect(error).toMatchObject({ code: 'TIMEOUT', timeout: 'headers', transient: true });
     });
 
     it('gives up when the body stalls for bodyTimeoutMs', async () => {
-      handler = (_req, res) => res.writeHead(200).write('partial'); // never ends
+      srv.handler = (_req, res) => res.writeHead(200).write('partial'); // never ends
       const error = await failure(client({ bodyTimeoutMs: 200 }).request({ method: 'GET', url: `${origin}/stall` }));
       expect(error).toMatchObject({ code: 'TIMEOUT', timeout: 'body', transient: true });
     });
@@ -190,7 +162,7 @@ describe('outbound HTTP client', () => {
     const http = client();
     for (let i = 0; i < 3; i++) expect((await http.request({ method: 'GET', url: `${origin}/k${i}` })).status).toBe(200);
     expect(received).toHaveLength(3);
-    expect(connections).toBe(1);
+    expect(srv.connections).toBe(1);
   });
 
   it('reports a refused connection as a transient CONNECTION_FAILED', async () => {
@@ -210,7 +182,7 @@ describe('outbound HTTP client', () => {
       expect(refused).toBeInstanceOf(TargetRefusedError);
       expect((refused as Error).message).toMatch(/loopback/);
       expect(received).toHaveLength(0);
-      expect(connections).toBe(0);
+      expect(srv.connections).toBe(0);
 
       const allowed = await client({ allowPrivate: true }).request({ method: 'GET', url: `${origin}/p` });
       expect(allowed.status).toBe(200);
@@ -223,7 +195,7 @@ describe('outbound HTTP client', () => {
       expect(refused).toBeInstanceOf(TargetRefusedError);
       expect((refused as Error).message).toBe('target refused: carrier.example.test resolves to a loopback address (127.0.0.1)');
       expect(received).toHaveLength(0);
-      expect(connections).toBe(0);
+      expect(srv.connections).toBe(0);
     });
 
     it('connects to the vetted address and keeps the hostname in the Host header', async () => {
@@ -258,7 +230,7 @@ describe('outbound HTTP client', () => {
   });
 
   it('close() ends the pooled connections', async () => {
-    const openConnections = () => new Promise<number>((resolve) => server.getConnections((_e, n) => resolve(n)));
+    const openConnections = () => new Promise<number>((resolve) => srv.server.getConnections((_e, n) => resolve(n)));
     const http = createOutboundHttp({ allowPrivate: true });
     await http.request({ method: 'GET', url: `${origin}/c` });
     expect(await openConnections()).toBe(1);

@@ -1,41 +1,15 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createWebhookSender, type WebhookSender } from '../../../src/webhooks/http-delivery';
 import type { Resolver } from '../../../src/webhooks/ssrf';
+import { useRecordingServer } from '../../support/recording-server';
 
-interface Received {
-  method: string;
-  url: string;
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-
-let server: Server;
+const srv = useRecordingServer();
+const received = srv.received;
 let origin: string;
 let port: number;
-const received: Received[] = [];
-let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end('ok');
-
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      received.push({ method: req.method!, url: req.url!, headers: req.headers, body });
-      handler(req, res);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
-  origin = `http://127.0.0.1:${port}`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
-beforeEach(() => {
-  received.length = 0;
-  handler = (_req, res) => res.end('ok');
+beforeAll(() => {
+  ({ origin, port } = srv);
 });
 
 const senders: WebhookSender[] = [];
@@ -50,7 +24,7 @@ describe('webhook HTTP delivery', () => {
   it('POSTs the body with the given headers and reports status and latency', async () => {
     // The receiver takes HOLD_MS to answer: the latency is whole milliseconds, at least that, and at most what the caller waited.
     const HOLD_MS = 60;
-    handler = (_req, res) => void setTimeout(() => res.writeHead(201, { 'content-type': 'text/plain' }).end('thanks'), HOLD_MS);
+    srv.handler = (_req, res) => void setTimeout(() => res.writeHead(201, { 'content-type': 'text/plain' }).end('thanks'), HOLD_MS);
     const started = performance.now();
     const result = await sender({ allowPrivate: true }).post({ url: `${origin}/hooks/a?x=1`, headers: { 'X-Api-Key': 'k1', 'webhook-id': 'e1' }, body: '{"a":1}' });
     const waited = performance.now() - started;
@@ -86,7 +60,7 @@ describe('webhook HTTP delivery', () => {
   });
 
   it('does not follow redirects', async () => {
-    handler = (_req, res) => res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end();
+    srv.handler = (_req, res) => res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end();
     const result = await sender({ allowPrivate: true }).post({ url: `${origin}/r`, headers: {}, body: '{}' });
     expect(result.status).toBe(302);
     expect(result.error).toMatch(/redirect not followed \(HTTP 302 to http:\/\/169\.254\.169\.254/);
@@ -94,7 +68,7 @@ describe('webhook HTTP delivery', () => {
   });
 
   it('reads at most the response cap and keeps only the start of the body', async () => {
-    handler = (_req, res) => {
+    srv.handler = (_req, res) => {
       res.writeHead(200);
       const chunk = 'x'.repeat(16 * 1024);
       let sent = 0;
@@ -112,7 +86,7 @@ describe('webhook HTTP delivery', () => {
   });
 
   it('gives up on a receiver that does not answer in time', async () => {
-    handler = () => undefined; // never answers
+    srv.handler = () => undefined; // never answers
     const result = await sender({ allowPrivate: true, responseTimeoutMs: 300 }).post({ url: `${origin}/slow`, headers: {}, body: '{}' });
     expect(result.status).toBeNull();
     expect(result.error).toBe('no complete response within 300 ms');
