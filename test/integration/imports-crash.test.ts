@@ -66,9 +66,12 @@ describe('kill -9 in the middle of an import', () => {
     try {
       await service.waitHealthy(second);
       // The activities the kill interrupted are retried once their heartbeat times out.
-      // On a loaded machine this takes minutes: wait while orders keep being created, up to a minute without any.
+      // On a loaded machine this takes minutes: wait while orders keep being created, up to three minutes without
+      // any. The first new order needs the killed batches' heartbeat timeouts (30 s) to expire, their retries to
+      // start the interrupted batches' lifecycle workflows, and the worker to run those; with another test file
+      // sharing the two cores (CI runs two at a time) that took longer than a minute.
       let data = await importState(id);
-      for (let last = data.counts.created, since = Date.now(); data.state !== 'completed' && Date.now() - since < 60_000; ) {
+      for (let last = data.counts.created, since = Date.now(); data.state !== 'completed' && Date.now() - since < 180_000; ) {
         await sleep(250);
         data = await importState(id);
         if (data.counts.created !== last) [last, since] = [data.counts.created, Date.now()];
