@@ -105,12 +105,11 @@ export function createImportActivities(deps: ImportActivityDeps) {
       const uuid = importOrderUuid(imp.id, order.seq);
       const ref = order.draft!.reference_no!;
       const found = byRef.get(ref);
+      const providerIssue = deps.carriers.providerIssue(order.draft!.provider_id);
       if (found && found.uuid === uuid) transitions.push({ seq: order.seq, from: 'pending', to: 'created', consignmentId: Number(found.id) });
       else if (found || claimed.has(ref)) transitions.push({ seq: order.seq, from: 'pending', to: 'duplicate' });
-      else if (deps.carriers.providerIssue(order.draft!.provider_id)) {
-        const issue = deps.carriers.providerIssue(order.draft!.provider_id)!;
-        transitions.push({ seq: order.seq, from: 'pending', to: 'failed', errors: orderIssues(order, new DomainError('VALIDATION_FAILED', [issue])) });
-      } else inserts.push({ order, uuid });
+      else if (providerIssue) transitions.push({ seq: order.seq, from: 'pending', to: 'failed', errors: orderIssues(order, new DomainError('VALIDATION_FAILED', [providerIssue])) });
+      else inserts.push({ order, uuid });
       claimed.add(ref);
     }
     const draftOf = ({ order, uuid }: { order: StoredOrder; uuid: string }) => ({

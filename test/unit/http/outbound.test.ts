@@ -6,11 +6,6 @@ import { useRecordingServer } from '../../support/recording-server';
 
 const srv = useRecordingServer();
 const received = srv.received;
-let origin: string;
-let port: number;
-beforeAll(() => {
-  ({ origin, port } = srv);
-});
 
 const clients: OutboundHttp[] = [];
 afterEach(async () => {
@@ -56,32 +51,32 @@ describe('outbound HTTP client', () => {
       const sent = JSON.parse(received[received.length - 1].body) as { n: number };
       res.writeHead(201, { 'content-type': 'application/json', 'x-echo': req.headers['x-trace'] ?? '' }).end(JSON.stringify({ doubled: sent.n * 2 }));
     };
-    const result = await client({ userAgent: 'cf-test/1' }).json<{ doubled: number }>({ method: 'POST', url: `${origin}/labels?x=1`, headers: { 'X-Trace': 't1' }, json: { n: 21 } });
+    const result = await client({ userAgent: 'cf-test/1' }).json<{ doubled: number }>({ method: 'POST', url: `${srv.origin}/labels?x=1`, headers: { 'X-Trace': 't1' }, json: { n: 21 } });
     expect(result.status).toBe(201);
     expect(result.body).toEqual({ doubled: 42 });
     expect(result.headers['x-echo']).toBe('t1');
     expect(result.truncated).toBe(false);
     expect(received).toHaveLength(1);
     expect(received[0]).toMatchObject({ method: 'POST', url: '/labels?x=1', body: '{"n":21}' });
-    expect(received[0].headers).toMatchObject({ 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'cf-test/1', host: `127.0.0.1:${port}` });
+    expect(received[0].headers).toMatchObject({ 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'cf-test/1', host: `127.0.0.1:${srv.port}` });
   });
 
   it('returns the raw body as a Buffer, and fails json() on a body that is not JSON', async () => {
     srv.handler = (_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>bad gateway</h1>');
-    const raw = await client().request({ method: 'GET', url: `${origin}/x` });
+    const raw = await client().request({ method: 'GET', url: `${srv.origin}/x` });
     expect(raw.status).toBe(502);
     expect(Buffer.isBuffer(raw.body)).toBe(true);
     expect(raw.body.toString()).toBe('<h1>bad gateway</h1>');
-    const error = await failure(client().json({ method: 'GET', url: `${origin}/x` }));
+    const error = await failure(client().json({ method: 'GET', url: `${srv.origin}/x` }));
     expect(error).toBeInstanceOf(OutboundHttpError);
     expect(error).toMatchObject({ code: 'INVALID_RESPONSE', transient: false, details: { status: 502 } });
   });
 
   it('returns a redirect as it is, without following it', async () => {
-    srv.handler = (req, res) => (req.url === '/from' ? res.writeHead(302, { location: `${origin}/to` }).end() : res.end('followed'));
-    const result = await client().request({ method: 'GET', url: `${origin}/from` });
+    srv.handler = (req, res) => (req.url === '/from' ? res.writeHead(302, { location: `${srv.origin}/to` }).end() : res.end('followed'));
+    const result = await client().request({ method: 'GET', url: `${srv.origin}/from` });
     expect(result.status).toBe(302);
-    expect(result.headers.location).toBe(`${origin}/to`);
+    expect(result.headers.location).toBe(`${srv.origin}/to`);
     expect(result.body.length).toBe(0);
     expect(received.map((r) => r.url)).toEqual(['/from']);
   });
@@ -92,14 +87,14 @@ describe('outbound HTTP client', () => {
       ['chunked', false],
     ])('fails with RESPONSE_TOO_LARGE past maxResponseBytes by default (%s)', async (_label, withLength) => {
       srv.handler = bigBody(256 * 1024, withLength);
-      const error = await failure(client({ maxResponseBytes: 64 * 1024 }).request({ method: 'GET', url: `${origin}/big` }));
+      const error = await failure(client({ maxResponseBytes: 64 * 1024 }).request({ method: 'GET', url: `${srv.origin}/big` }));
       expect(error).toBeInstanceOf(OutboundHttpError);
       expect(error).toMatchObject({ code: 'RESPONSE_TOO_LARGE', transient: false, details: { status: 200 } });
     });
 
     it('keeps a body of exactly maxResponseBytes whole', async () => {
       srv.handler = bigBody(64 * 1024, false);
-      const result = await client({ maxResponseBytes: 64 * 1024 }).request({ method: 'GET', url: `${origin}/exact` });
+      const result = await client({ maxResponseBytes: 64 * 1024 }).request({ method: 'GET', url: `${srv.origin}/exact` });
       expect(result.body.length).toBe(64 * 1024);
       expect(result.truncated).toBe(false);
     });
@@ -107,7 +102,7 @@ describe('outbound HTTP client', () => {
     it("with oversize: 'truncate' returns the first maxResponseBytes and stops reading", async () => {
       srv.handler = bigBody(64 * 1024 * 1024, false);
       const started = performance.now();
-      const result = await client({ maxResponseBytes: 1000, oversize: 'truncate' }).request({ method: 'GET', url: `${origin}/huge` });
+      const result = await client({ maxResponseBytes: 1000, oversize: 'truncate' }).request({ method: 'GET', url: `${srv.origin}/huge` });
       expect(result.status).toBe(200);
       expect(result.truncated).toBe(true);
       expect(result.body.length).toBe(1000);
@@ -119,7 +114,7 @@ describe('outbound HTTP client', () => {
     it('gives up at the request deadline on a server that never answers', async () => {
       srv.handler = () => undefined;
       const started = performance.now();
-      const error = await failure(client({ timeoutMs: 10_000 }).request({ method: 'POST', url: `${origin}/slow`, body: '{}', timeoutMs: 200 }));
+      const error = await failure(client({ timeoutMs: 10_000 }).request({ method: 'POST', url: `${srv.origin}/slow`, body: '{}', timeoutMs: 200 }));
       const waited = performance.now() - started;
       expect(error).toBeInstanceOf(OutboundHttpError);
       expect(error).toMatchObject({ code: 'TIMEOUT', timeout: 'deadline', transient: true, message: 'no complete response within 200 ms' });
@@ -147,20 +142,20 @@ describe('outbound HTTP client', () => {
 
     it('gives up when the response headers do not come within headersTimeoutMs', async () => {
       srv.handler = () => undefined;
-      const error = await failure(client({ headersTimeoutMs: 200 }).request({ method: 'GET', url: `${origin}/slow` }));
+      const error = await failure(client({ headersTimeoutMs: 200 }).request({ method: 'GET', url: `${srv.origin}/slow` }));
       expect(error).toMatchObject({ code: 'TIMEOUT', timeout: 'headers', transient: true });
     });
 
     it('gives up when the body stalls for bodyTimeoutMs', async () => {
       srv.handler = (_req, res) => res.writeHead(200).write('partial'); // never ends
-      const error = await failure(client({ bodyTimeoutMs: 200 }).request({ method: 'GET', url: `${origin}/stall` }));
+      const error = await failure(client({ bodyTimeoutMs: 200 }).request({ method: 'GET', url: `${srv.origin}/stall` }));
       expect(error).toMatchObject({ code: 'TIMEOUT', timeout: 'body', transient: true });
     });
   });
 
   it('reuses one keep-alive connection for sequential requests', async () => {
     const http = client();
-    for (let i = 0; i < 3; i++) expect((await http.request({ method: 'GET', url: `${origin}/k${i}` })).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await http.request({ method: 'GET', url: `${srv.origin}/k${i}` })).status).toBe(200);
     expect(received).toHaveLength(3);
     expect(srv.connections).toBe(1);
   });
@@ -178,20 +173,20 @@ describe('outbound HTTP client', () => {
 
   describe('private-network policy', () => {
     it('refuses a loopback URL unless private targets are allowed', async () => {
-      const refused = await failure(client({ allowPrivate: false }).request({ method: 'GET', url: `${origin}/p` }));
+      const refused = await failure(client({ allowPrivate: false }).request({ method: 'GET', url: `${srv.origin}/p` }));
       expect(refused).toBeInstanceOf(TargetRefusedError);
       expect((refused as Error).message).toMatch(/loopback/);
       expect(received).toHaveLength(0);
       expect(srv.connections).toBe(0);
 
-      const allowed = await client({ allowPrivate: true }).request({ method: 'GET', url: `${origin}/p` });
+      const allowed = await client({ allowPrivate: true }).request({ method: 'GET', url: `${srv.origin}/p` });
       expect(allowed.status).toBe(200);
       expect(received).toHaveLength(1);
     });
 
     it('refuses a hostname that resolves to a loopback address', async () => {
       const resolve: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
-      const refused = await failure(client({ allowPrivate: false, resolve }).request({ method: 'GET', url: `http://carrier.example.test:${port}/p` }));
+      const refused = await failure(client({ allowPrivate: false, resolve }).request({ method: 'GET', url: `http://carrier.example.test:${srv.port}/p` }));
       expect(refused).toBeInstanceOf(TargetRefusedError);
       expect((refused as Error).message).toBe('target refused: carrier.example.test resolves to a loopback address (127.0.0.1)');
       expect(received).toHaveLength(0);
@@ -206,10 +201,10 @@ describe('outbound HTTP client', () => {
         return [{ address: '127.0.0.1', family: 4 }];
       };
       const http = client({ allowPrivate: true, resolve });
-      const first = await http.request({ method: 'GET', url: `http://carrier.example.test:${port}/a` });
-      const second = await http.request({ method: 'GET', url: `http://carrier.example.test:${port}/b` });
+      const first = await http.request({ method: 'GET', url: `http://carrier.example.test:${srv.port}/a` });
+      const second = await http.request({ method: 'GET', url: `http://carrier.example.test:${srv.port}/b` });
       expect([first.status, second.status]).toEqual([200, 200]);
-      expect(received.map((r) => r.headers.host)).toEqual([`carrier.example.test:${port}`, `carrier.example.test:${port}`]);
+      expect(received.map((r) => r.headers.host)).toEqual([`carrier.example.test:${srv.port}`, `carrier.example.test:${srv.port}`]);
       expect(asked).toEqual(['carrier.example.test', 'carrier.example.test']); // vetted at each request
     });
 
@@ -220,9 +215,9 @@ describe('outbound HTTP client', () => {
         return [{ address: '127.0.0.1', family: 4 }];
       };
       const http = client({ allowPrivate: true, resolve });
-      expect((await http.request({ method: 'GET', url: `http://rebind.example.test:${port}/1` })).status).toBe(200);
+      expect((await http.request({ method: 'GET', url: `http://rebind.example.test:${srv.port}/1` })).status).toBe(200);
       resolves = false; // a keep-alive connection to the vetted address is still open
-      const refused = await failure(http.request({ method: 'GET', url: `http://rebind.example.test:${port}/2` }));
+      const refused = await failure(http.request({ method: 'GET', url: `http://rebind.example.test:${srv.port}/2` }));
       expect(refused).toBeInstanceOf(TargetRefusedError);
       expect((refused as Error).message).toMatch(/does not resolve \(ENOTFOUND\)/);
       expect(received.map((r) => r.url)).toEqual(['/1']);
@@ -232,7 +227,7 @@ describe('outbound HTTP client', () => {
   it('close() ends the pooled connections', async () => {
     const openConnections = () => new Promise<number>((resolve) => srv.server.getConnections((_e, n) => resolve(n)));
     const http = createOutboundHttp({ allowPrivate: true });
-    await http.request({ method: 'GET', url: `${origin}/c` });
+    await http.request({ method: 'GET', url: `${srv.origin}/c` });
     expect(await openConnections()).toBe(1);
     await http.close();
     for (let i = 0; i < 50 && (await openConnections()) > 0; i++) await new Promise((r) => setTimeout(r, 10));

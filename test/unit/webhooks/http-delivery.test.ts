@@ -6,11 +6,6 @@ import { useRecordingServer } from '../../support/recording-server';
 
 const srv = useRecordingServer();
 const received = srv.received;
-let origin: string;
-let port: number;
-beforeAll(() => {
-  ({ origin, port } = srv);
-});
 
 const senders: WebhookSender[] = [];
 const sender = (options: Parameters<typeof createWebhookSender>[0]) => {
@@ -26,7 +21,7 @@ describe('webhook HTTP delivery', () => {
     const HOLD_MS = 60;
     srv.handler = (_req, res) => void setTimeout(() => res.writeHead(201, { 'content-type': 'text/plain' }).end('thanks'), HOLD_MS);
     const started = performance.now();
-    const result = await sender({ allowPrivate: true }).post({ url: `${origin}/hooks/a?x=1`, headers: { 'X-Api-Key': 'k1', 'webhook-id': 'e1' }, body: '{"a":1}' });
+    const result = await sender({ allowPrivate: true }).post({ url: `${srv.origin}/hooks/a?x=1`, headers: { 'X-Api-Key': 'k1', 'webhook-id': 'e1' }, body: '{"a":1}' });
     const waited = performance.now() - started;
     expect(result).toMatchObject({ status: 201, error: null, responseBody: 'thanks' });
     expect(Number.isInteger(result.latencyMs)).toBe(true);
@@ -34,11 +29,11 @@ describe('webhook HTTP delivery', () => {
     expect(result.latencyMs).toBeLessThanOrEqual(Math.ceil(waited));
     expect(received).toHaveLength(1);
     expect(received[0]).toMatchObject({ method: 'POST', url: '/hooks/a?x=1', body: '{"a":1}' });
-    expect(received[0].headers).toMatchObject({ 'x-api-key': 'k1', 'webhook-id': 'e1', 'content-type': 'application/json', host: `127.0.0.1:${port}` });
+    expect(received[0].headers).toMatchObject({ 'x-api-key': 'k1', 'webhook-id': 'e1', 'content-type': 'application/json', host: `127.0.0.1:${srv.port}` });
   });
 
   it('refuses a private target without sending anything unless private targets are allowed', async () => {
-    const result = await sender({ allowPrivate: false }).post({ url: `${origin}/x`, headers: {}, body: '{}' });
+    const result = await sender({ allowPrivate: false }).post({ url: `${srv.origin}/x`, headers: {}, body: '{}' });
     expect(result.status).toBeNull();
     expect(result.error).toMatch(/loopback/);
     expect(received).toHaveLength(0);
@@ -49,19 +44,19 @@ describe('webhook HTTP delivery', () => {
     const resolve: Resolver = async () => answers.shift() ?? [{ address: '10.0.0.7', family: 4 }];
     // allowPrivate is needed for the loopback receiver itself; the second answer is then refused by a strict sender
     const loose = sender({ allowPrivate: true, resolve });
-    const ok = await loose.post({ url: `http://hooks.example.test:${port}/r`, headers: {}, body: '{}' });
+    const ok = await loose.post({ url: `http://hooks.example.test:${srv.port}/r`, headers: {}, body: '{}' });
     expect(ok.status).toBe(200);
-    expect(received[0].headers.host).toBe(`hooks.example.test:${port}`);
+    expect(received[0].headers.host).toBe(`hooks.example.test:${srv.port}`);
     answers = [[{ address: '10.0.0.7', family: 4 }]];
     const strict = sender({ allowPrivate: false, resolve });
-    const refused = await strict.post({ url: `http://hooks.example.test:${port}/r`, headers: {}, body: '{}' });
+    const refused = await strict.post({ url: `http://hooks.example.test:${srv.port}/r`, headers: {}, body: '{}' });
     expect(refused.error).toMatch(/private address \(10\.0\.0\.7\)/);
     expect(received).toHaveLength(1);
   });
 
   it('does not follow redirects', async () => {
     srv.handler = (_req, res) => res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end();
-    const result = await sender({ allowPrivate: true }).post({ url: `${origin}/r`, headers: {}, body: '{}' });
+    const result = await sender({ allowPrivate: true }).post({ url: `${srv.origin}/r`, headers: {}, body: '{}' });
     expect(result.status).toBe(302);
     expect(result.error).toMatch(/redirect not followed \(HTTP 302 to http:\/\/169\.254\.169\.254/);
     expect(received).toHaveLength(1);
@@ -79,7 +74,7 @@ describe('webhook HTTP delivery', () => {
       };
       pump();
     };
-    const result = await sender({ allowPrivate: true, maxResponseBytes: 1024 }).post({ url: `${origin}/big`, headers: {}, body: '{}' });
+    const result = await sender({ allowPrivate: true, maxResponseBytes: 1024 }).post({ url: `${srv.origin}/big`, headers: {}, body: '{}' });
     expect(result.status).toBe(200);
     expect(result.error).toBeNull();
     expect(result.responseBody).toHaveLength(1024);
@@ -87,7 +82,7 @@ describe('webhook HTTP delivery', () => {
 
   it('gives up on a receiver that does not answer in time', async () => {
     srv.handler = () => undefined; // never answers
-    const result = await sender({ allowPrivate: true, responseTimeoutMs: 300 }).post({ url: `${origin}/slow`, headers: {}, body: '{}' });
+    const result = await sender({ allowPrivate: true, responseTimeoutMs: 300 }).post({ url: `${srv.origin}/slow`, headers: {}, body: '{}' });
     expect(result.status).toBeNull();
     expect(result.error).toBe('no complete response within 300 ms');
   });
