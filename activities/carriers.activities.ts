@@ -1,33 +1,58 @@
-import { CarrierRefusedError } from '../src/carriers/carrier';
-import type { CarrierRegistry } from '../src/carriers/registry';
+import { ApplicationFailure } from '@temporalio/common';
+import { CarrierBusyError, CarrierRefusedError, type Carrier } from '../src/carriers/carrier';
 import { findBooking, markBookingCancelled, saveBooking } from '../src/db/carrier-bookings.repository';
 import type { Database } from '../src/db/database';
 import { DomainError } from '../src/domain/errors';
 import type { BookedShipment } from '../src/domain/shipment';
 import { providerEventId } from '../src/domain/tracking';
+import type { ProviderService } from '../src/services/providers.service';
 import type { CarrierActivities } from '../workflows/activities';
 import { asActivity } from './failures';
 
 export interface CarrierActivityDeps {
   db: Database;
-  carriers: CarrierRegistry;
+  providers: ProviderService;
+}
+
+/**
+ * A carrier call as an activity: a refusal is a business error (not retried), a carrier asking us to wait is
+ * retried no sooner than it asked (its Retry-After, or our shared budget's next window), anything else is
+ * retried with the workflow's backoff.
+ */
+function carrierCall<T>(fn: () => Promise<T>): Promise<T> {
+  return asActivity(async () => {
+    try {
+      return await fn();
+    } catch (error) {
+      if (error instanceof CarrierRefusedError) throw new DomainError('CARRIER_REFUSED', { field: 'provider_id', params: { reason: error.reason } });
+      if (error instanceof CarrierBusyError) throw ApplicationFailure.create({ message: error.message, type: 'CARRIER_BUSY', nextRetryDelay: error.retryAfterMs });
+      throw error;
+    }
+  });
 }
 
 /** Calls to carriers. Bookings are keyed by the consignment uuid, so a retry never books twice. */
-export function createCarrierActivities({ db, carriers }: CarrierActivityDeps) {
+export function createCarrierActivities({ db, providers }: CarrierActivityDeps) {
+  const carrierFor = async (providerId: number): Promise<Carrier> => {
+    const carrier = await providers.carrierFor(providerId);
+    if (!carrier) throw new DomainError('VALIDATION_FAILED', [{ code: 'PROVIDER_NOT_FOUND', field: 'provider_id', params: { provider_id: providerId } }]);
+    return carrier;
+  };
+
   return {
     bookShipment(request) {
-      return asActivity(async () => {
+      return carrierCall(async () => {
         const existing = await findBooking(db, request.uuid);
         if (existing && existing.providerId === request.providerId) return existing;
-        const carrier = carriers.require(request.providerId);
-        let booking;
-        try {
-          booking = await carrier.book({ bookingKey: request.uuid, shipment: request.shipment, serviceBarcode: request.serviceBarcode });
-        } catch (error) {
-          if (error instanceof CarrierRefusedError) throw new DomainError('NO_CARRIER_AVAILABLE', { field: 'provider_id', params: { reason: error.reason } });
-          throw error;
-        }
+        const carrier = await carrierFor(request.providerId);
+        const booking = await carrier.book({
+          bookingKey: request.uuid,
+          shipment: request.shipment,
+          serviceBarcode: request.serviceBarcode,
+          draft: request.draft,
+          reference: request.reference,
+          labelFormat: request.labelFormat,
+        });
         const booked: BookedShipment = {
           providerId: carrier.id,
           trackingCode: booking.trackingCode,
@@ -36,16 +61,19 @@ export function createCarrierActivities({ db, carriers }: CarrierActivityDeps) {
           baseCost: booking.cost.baseCost,
           currency: booking.cost.currency,
           serviceName: booking.cost.serviceName,
+          carrierReference: booking.carrierReference ?? null,
+          carrierLabel: booking.label !== undefined,
         };
-        await saveBooking(db, request.uuid, booked);
+        // The carrier's label stays here (bytes do not belong in the workflow history); processing stores it.
+        await saveBooking(db, request.uuid, booked, booking.label);
         return booked;
       });
     },
 
-    /** Polls a carrier without push for its tracking events (event ids made unique across carriers, as pushed ones are). */
+    /** Asks a carrier without push for its tracking events (event ids made unique across carriers, as pushed ones are). */
     trackShipment(request) {
-      return asActivity(async () => {
-        const events = await carriers.require(request.providerId).track(request.trackingCode);
+      return carrierCall(async () => {
+        const events = await (await carrierFor(request.providerId)).track({ bookingKey: '', trackingCode: request.trackingCode, carrierReference: request.carrierReference });
         return events.map((e) => ({
           eventId: providerEventId(request.providerId, e.eventId),
           event: e.event,
@@ -58,8 +86,9 @@ export function createCarrierActivities({ db, carriers }: CarrierActivityDeps) {
 
     /** Asks the carrier to cancel; a refusal is an answer (accepted: false), not a failure. */
     cancelBooking(request) {
-      return asActivity(async () => {
-        const result = await carriers.require(request.providerId).cancel({ bookingKey: request.uuid, trackingCode: request.trackingCode, inTransit: request.inTransit });
+      return carrierCall(async () => {
+        const carrier = await carrierFor(request.providerId);
+        const result = await carrier.cancel({ bookingKey: request.uuid, trackingCode: request.trackingCode, carrierReference: request.carrierReference, inTransit: request.inTransit });
         if (result.accepted) await markBookingCancelled(db, request.uuid);
         return result;
       });

@@ -1,5 +1,7 @@
 import { serviceBarcode } from '../src/carriers/barcode';
 import type { CarrierRegistry } from '../src/carriers/registry';
+import { findCarrierLabel } from '../src/db/carrier-bookings.repository';
+import type { ProviderService } from '../src/services/providers.service';
 import {
   findConsignment,
   insertDraft,
@@ -30,7 +32,10 @@ import { asActivity, isUniqueViolation } from './failures';
 
 export interface ConsignmentActivityDeps {
   db: Database;
+  /** the built-in carriers, which quote (cheapest and fastest choose among them) */
   carriers: CarrierRegistry;
+  /** every provider of a customer: built-in carriers and carrier accounts */
+  providers: ProviderService;
 }
 
 function labelParty(p: PartyInput): LabelParty {
@@ -83,7 +88,7 @@ async function referenceGuard<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /** Read-model writes of the consignment lifecycle. Each is one transaction and safe to retry. */
-export function createConsignmentActivities({ db, carriers }: ConsignmentActivityDeps) {
+export function createConsignmentActivities({ db, carriers, providers }: ConsignmentActivityDeps) {
   return {
     /** Inserts the draft (idempotent on uuid) and returns it as stored. */
     insertDraft(request) {
@@ -130,7 +135,7 @@ export function createConsignmentActivities({ db, carriers }: ConsignmentActivit
         requireDraft(current.status);
         const draft = applyDraftPatch(toDraftInput(current), patch ?? {});
         const issues = processingIssues(draft);
-        const providerIssue = carriers.providerIssue(draft.provider_id);
+        const providerIssue = await providers.issue(current.customer_id, draft.provider_id);
         if (providerIssue) issues.push(providerIssue);
         if (issues.length) throw new DomainError('VALIDATION_FAILED', issues);
         await refuseTakenReference(db, current.customer_id, patch?.reference_no, uuid);
@@ -138,6 +143,18 @@ export function createConsignmentActivities({ db, carriers }: ConsignmentActivit
         const shipment: ShipmentSpec = { fromCountry: draft.consignor!.country!, toCountry: draft.consignee!.country!, weightKg: weight, desi, packageCount: draft.packages!.length };
         // A provider_id without a preference means that provider.
         const preference = draft.preference ?? PREFERENCE.SPECIFIC;
+        if (preference === PREFERENCE.SPECIFIC && draft.provider_id != null && !providers.isBuiltIn(draft.provider_id)) {
+          // A carrier account: its carrier prices and accepts (or refuses) the shipment when it books.
+          const account = await providers.carrierFor(draft.provider_id);
+          return {
+            draft,
+            replacePackages: patch?.packages !== undefined,
+            providerId: draft.provider_id,
+            shipment,
+            serviceBarcode: serviceBarcode(current.id),
+            carrierPushes: account?.supportsPush ?? false,
+          };
+        }
         const choice = carriers.choose(shipment, preference as 0 | 1 | 2, draft.provider_id);
         if (!choice) {
           throw new DomainError('NO_CARRIER_AVAILABLE', { field: 'provider_id', params: { reason: `no carrier takes ${Math.max(weight, desi)} kg from ${shipment.fromCountry} to ${shipment.toCountry}` } });
@@ -160,7 +177,7 @@ export function createConsignmentActivities({ db, carriers }: ConsignmentActivit
      */
     completeProcessing({ uuid, plan, booking }) {
       return asActivity(async () => {
-        const carrierName = carriers.get(booking.providerId)?.name ?? `Provider ${booking.providerId}`;
+        const carrierName = (await providers.describe(booking.providerId))?.name ?? `Provider ${booking.providerId}`;
         const { weight, desi } = totals(plan.draft.packages ?? []);
         const labelData: LabelData = {
           barcode: plan.serviceBarcode,
@@ -176,7 +193,13 @@ export function createConsignmentActivities({ db, carriers }: ConsignmentActivit
           packageCount: plan.draft.packages?.length ?? 0,
           createdAt: new Date(),
         };
-        const [pdf, zpl] = [await renderPdfLabel(labelData), renderZplLabel(labelData)];
+        // The carrier's own label when it made one (kept as received, in its one format); ours otherwise.
+        const carrierLabel = booking.carrierLabel ? await findCarrierLabel(db, uuid) : undefined;
+        if (booking.carrierLabel && !carrierLabel) throw new Error(`the carrier label of booking ${uuid} is missing`);
+        const isZpl = carrierLabel !== undefined && /zpl/i.test(carrierLabel.contentType);
+        const [pdf, zpl] = carrierLabel
+          ? [isZpl ? null : carrierLabel.content, isZpl ? carrierLabel.content.toString('utf8') : null]
+          : [await renderPdfLabel(labelData), renderZplLabel(labelData)];
         return referenceGuard(() =>
           db.transaction(async (tx) => {
             await lockConsignment(tx, uuid);
@@ -199,7 +222,7 @@ export function createConsignmentActivities({ db, carriers }: ConsignmentActivit
               currency: booking.currency,
             });
             const record = await load(tx, uuid);
-            const labelId = await insertLabel(tx, { consignmentId: record.id, providerId: booking.providerId, fileName: `${plan.serviceBarcode}.pdf`, trackingCode: booking.trackingCode, pdf, zpl });
+            const labelId = await insertLabel(tx, { consignmentId: record.id, providerId: booking.providerId, fileName: `${plan.serviceBarcode}.${pdf ? 'pdf' : 'zpl'}`, trackingCode: booking.trackingCode, pdf, zpl });
             await insertHistory(tx, { consignmentId: record.id, status, message: `Label created; booked with ${carrierName} (${booking.trackingCode})`, eventKey: 'processed' });
             const eventId = await appendStatusEvent(tx, {
               consignmentId: record.id,

@@ -1,5 +1,4 @@
 import { Context } from '@temporalio/activity';
-import type { CarrierRegistry } from '../src/carriers/registry';
 import { findByReferences, findConsignment, findDraftStarts } from '../src/db/consignments.repository';
 import type { Caller } from '../src/db/customers.repository';
 import type { Database } from '../src/db/database';
@@ -26,13 +25,16 @@ import { readCsvRecords } from '../src/feeds/csv-stream';
 import { mapOrder, orderGroups, type OrderIssue } from '../src/feeds/order-mapper';
 import { resolveLayout } from '../src/feeds/presets';
 import type { ConsignmentService } from '../src/services/consignments.service';
+import type { ProviderService } from '../src/services/providers.service';
 import type { ConsignmentStarter } from '../src/temporal/consignment.starter';
 import type { ImportActivities } from '../workflows/activities';
 import { asActivity } from './failures';
 
 export interface ImportActivityDeps {
   db: Database;
-  carriers: CarrierRegistry;
+  providers: Pick<ProviderService, 'issue'>;
+  /** how long processing an imported order waits for a carrier that does not answer (IMPORT_CARRIER_WAIT_MS) */
+  importCarrierWaitMs: number;
   /** starts the lifecycle workflows of imported drafts */
   lifecycles: ConsignmentStarter;
   /** processes imported drafts as the API does */
@@ -101,11 +103,17 @@ export function createImportActivities(deps: ImportActivityDeps) {
     const transitions: OrderTransition[] = [];
     const inserts: { order: StoredOrder; uuid: string }[] = [];
     const claimed = new Set<string>();
+    // One answer per provider id of the batch (accounts are looked up in the database).
+    const issues = new Map<number | null | undefined, Promise<Issue | undefined>>();
+    const issueOf = (providerId: number | null | undefined) => {
+      if (!issues.has(providerId)) issues.set(providerId, deps.providers.issue(imp.customerId, providerId));
+      return issues.get(providerId)!;
+    };
     for (const order of pending) {
       const uuid = importOrderUuid(imp.id, order.seq);
       const ref = order.draft!.reference_no!;
       const found = byRef.get(ref);
-      const providerIssue = deps.carriers.providerIssue(order.draft!.provider_id);
+      const providerIssue = await issueOf(order.draft!.provider_id);
       if (found && found.uuid === uuid) transitions.push({ seq: order.seq, from: 'pending', to: 'created', consignmentId: Number(found.id) });
       else if (found || claimed.has(ref)) transitions.push({ seq: order.seq, from: 'pending', to: 'duplicate' });
       else if (providerIssue) transitions.push({ seq: order.seq, from: 'pending', to: 'failed', errors: orderIssues(order, new DomainError('VALIDATION_FAILED', [providerIssue])) });
@@ -256,7 +264,7 @@ export function createImportActivities(deps: ImportActivityDeps) {
         await record(processed, () =>
           forEachLimit(toProcess, concurrency, async ({ order, id }) => {
             try {
-              await deps.consignments.processDraft(caller, id, null, 'pdf');
+              await deps.consignments.processDraft(caller, id, null, 'pdf', deps.importCarrierWaitMs);
               processed.push({ seq: order.seq, from: 'created', to: 'processed' });
             } catch (refusal) {
               if (!(refusal instanceof DomainError)) throw refusal;

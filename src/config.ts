@@ -33,6 +33,12 @@ const schema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   ADDRESS_COUNTRIES: z.string().default('TR,US,CA,FR'),
   CARRIER_POLL_INTERVAL_MS: z.coerce.number().int().min(100).default(15 * 60 * 1000),
+  // Processing waits this long for a carrier that does not answer before it says 503 (imports: far longer).
+  CARRIER_WAIT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+  IMPORT_CARRIER_WAIT_MS: z.coerce.number().int().min(1_000).max(7 * 86_400_000).default(6 * 3_600_000),
+  // Lookups of this service's own API per API key and minute, and lookups we make of a remote per account.
+  LOOKUP_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(300),
+  CARRIER_LOOKUPS_PER_MIN: z.coerce.number().int().min(6).max(1_000_000).default(240),
   CARRIER_PUSH_TOKENS: z
     .string()
     .regex(/^\s*(\d+=[^,\s]{16,})(\s*,\s*\d+=[^,\s]{16,})*\s*$/, 'must be provider_id=token pairs, comma-separated, tokens of 16+ characters')
@@ -71,6 +77,14 @@ export interface Config {
   bodyLimitBytes: number;
   /** how often carriers without push are polled */
   carrierPollIntervalMs: number;
+  /** how long processing over HTTP waits for a carrier that does not answer */
+  carrierWaitMs: number;
+  /** the same for imports that process their orders */
+  importCarrierWaitMs: number;
+  /** lookups (by reference and by id) per API key and minute */
+  lookupRateLimitPerMin: number;
+  /** lookups of a remote carrier account per minute, all workers together */
+  carrierLookupsPerMin: number;
   /** bearer token per provider id for `POST /api/v1/providers/{id}/events` */
   carrierPushTokens: Map<number, string>;
   /** workflow history length at which a consignment continues as new */
@@ -120,6 +134,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consignmentHistoryLimit: e.CONSIGNMENT_HISTORY_LIMIT,
     workerMaxCachedWorkflows: e.WORKER_MAX_CACHED_WORKFLOWS,
     carrierPollIntervalMs: e.CARRIER_POLL_INTERVAL_MS,
+    carrierWaitMs: e.CARRIER_WAIT_MS,
+    importCarrierWaitMs: e.IMPORT_CARRIER_WAIT_MS,
+    lookupRateLimitPerMin: e.LOOKUP_RATE_LIMIT_PER_MIN,
+    carrierLookupsPerMin: e.CARRIER_LOOKUPS_PER_MIN,
     carrierPushTokens: new Map(
       (e.CARRIER_PUSH_TOKENS ?? '')
         .split(',')

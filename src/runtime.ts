@@ -6,7 +6,6 @@ import pino, { type Logger } from 'pino';
 import { ensureAddressData } from './address/address-data';
 import { buildApp } from './api/app';
 import { createRateLimiter, rateLimitHook } from './api/plugins/rate-limit';
-import type { ProviderDirectory } from './api/mappers/consignment.mapper';
 import type { HealthReport } from './api/routes/health.routes';
 import { createConsignmentService } from './services/consignments.service';
 import { createImportService } from './services/imports.service';
@@ -28,6 +27,11 @@ import { createConsignmentStarter } from './temporal/consignment.starter';
 import { createImportStarter } from './temporal/import.starter';
 import { createWebhookDeliveryStarter } from './temporal/webhook-delivery.starter';
 import { createSandboxCarriers } from './carriers/sandbox-carriers';
+import { createOutboundHttp } from './http/outbound';
+import { createProviderService } from './services/providers.service';
+
+/** Carrier answers may carry a label (base64 in JSON, or a file): room for large ones. */
+const CARRIER_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 export interface RuntimeOptions {
   api: boolean;
@@ -107,11 +111,19 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     if (!devServer) await ensureSearchAttributes(connection, config.temporal.namespace);
 
     const carriers = new CarrierRegistry([...(config.sandbox ? createSandboxCarriers({ publicBaseUrl: config.publicBaseUrl }) : []), ...(options.extraCarriers ?? [])]);
+    // Carrier accounts: credentials sealed with a key outside the database; carriers reached through one
+    // outbound HTTP client with the private-network policy of webhooks (WEBHOOK_ALLOW_PRIVATE).
+    const credentialsKey = await loadCredentialsKey(config.credentialsKey, join(config.dataDir, 'credentials.key'));
+    if (credentialsKey.source === 'generated') logger.info('carrier credentials key generated into DATA_DIR (set CREDENTIALS_KEY to share one key between hosts)');
+    const vault = createCredentialsVault(credentialsKey.key);
+    const carrierHttp = createOutboundHttp({ allowPrivate: config.webhookAllowPrivate, maxResponseBytes: CARRIER_RESPONSE_BYTES, userAgent: 'consignflow-carrier/1' });
+    stops.push(() => carrierHttp.close());
+    const providers = createProviderService({ db, registry: carriers, publicBaseUrl: config.publicBaseUrl, vault, http: carrierHttp, lookupsPerMinute: config.carrierLookupsPerMin });
     // The starters: the only code that starts, updates or signals workflows, shared by the API and the activities.
     const taskQueue = config.temporal.taskQueue;
     const lifecycles = createConsignmentStarter({ client, taskQueue, historyLimit: config.consignmentHistoryLimit, pollIntervalMs: config.carrierPollIntervalMs });
     const deliveries = createWebhookDeliveryStarter({ client, taskQueue, policy: config.webhookRetry });
-    const consignments = createConsignmentService({ db, carriers, lifecycles });
+    const consignments = createConsignmentService({ db, providers, lifecycles, carrierWaitMs: config.carrierWaitMs });
     let worker: RunningWorker | undefined;
     if (options.worker) {
       worker = await startWorker({
@@ -121,6 +133,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
         deps: {
           db,
           carriers,
+          providers,
+          importCarrierWaitMs: config.importCarrierWaitMs,
           lifecycles,
           consignments,
           deliveries,
@@ -143,22 +157,17 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
 
     let app: FastifyInstance | undefined;
     if (options.api) {
-      const providers: ProviderDirectory = (id) => {
-        const carrier = carriers.get(id);
-        return carrier && { id: carrier.id, name: carrier.name, logo: carrier.logoUrl };
-      };
-      const credentials = await loadCredentialsKey(config.credentialsKey, join(config.dataDir, 'credentials.key'));
-      if (credentials.source === 'generated') logger.info('carrier credentials key generated into DATA_DIR (set CREDENTIALS_KEY to share one key between hosts)');
       const labelLinks = createLabelLinks(await labelSigningSecret(db, config.labelSigningSecret), config.publicBaseUrl);
       const sandboxProviders = new Set(config.sandbox ? createSandboxCarriers({ publicBaseUrl: config.publicBaseUrl }).map((c) => c.id) : []);
-      // 300 lookups per minute per API key, shared through Redis when REDIS_URL is set.
-      const lookupPolicy = { limit: 300, windowMs: 60_000 };
+      // 300 lookups per minute per API key (LOOKUP_RATE_LIMIT_PER_MIN), shared through Redis when REDIS_URL is set.
+      const lookupPolicy = { limit: config.lookupRateLimitPerMin, windowMs: 60_000 };
       const lookupLimiter = createRateLimiter({ redisUrl: config.redisUrl, ...lookupPolicy, onRedisError: (err) => logger.debug({ err }, 'rate-limit redis connection error') });
       stops.push(() => lookupLimiter.close());
       app = buildApp({
         db,
         consignments,
-        providers,
+        providers: providers.describe,
+        providerService: providers,
         labelLinks,
         sandboxProviders,
         carrierPushTokens: config.carrierPushTokens,
@@ -167,10 +176,14 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
           deliveries,
           allowPrivate: config.webhookAllowPrivate,
         }),
-        carrierAccounts: createCarrierAccountService({ db, vault: createCredentialsVault(credentials.key) }),
+        carrierAccounts: createCarrierAccountService({
+          db,
+          vault,
+          statusWebhooks: { http: carrierHttp, publicBaseUrl: config.publicBaseUrl, log: (fields, msg) => logger.warn(fields, msg) },
+        }),
         imports: createImportService({
           db,
-          carriers,
+          providers,
           imports: createImportStarter({ client, taskQueue, tuning: options.importTuning }),
         }),
         lookupLimit: rateLimitHook(lookupLimiter, lookupPolicy),

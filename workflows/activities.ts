@@ -32,11 +32,23 @@ export interface ConsignmentActivities {
   recordStatus(change: StatusChange): Promise<{ record: ConsignmentRecord; eventId: string }>;
 }
 
+/** What booking needs: the plan's carrier, shipment and draft (never credentials: the activity loads them by provider id). */
+export interface BookingOrder {
+  uuid: string;
+  providerId: number;
+  shipment: ShipmentSpec;
+  serviceBarcode: string;
+  draft: DraftInput;
+  /** our consignment at the carrier: reference_no, or the service barcode */
+  reference: string;
+  labelFormat: 'pdf' | 'zpl';
+}
+
 /** Calls to carriers, keyed by the consignment uuid so a retry never books twice. */
 export interface CarrierActivities {
-  bookShipment(request: { uuid: string; providerId: number; shipment: ShipmentSpec; serviceBarcode: string }): Promise<BookedShipment>;
-  trackShipment(request: { providerId: number; trackingCode: string }): Promise<CarrierEvent[]>;
-  cancelBooking(request: { uuid: string; providerId: number; trackingCode: string; inTransit: boolean }): Promise<{ accepted: boolean; reason?: string }>;
+  bookShipment(request: BookingOrder): Promise<BookedShipment>;
+  trackShipment(request: { providerId: number; trackingCode: string; carrierReference?: string | null }): Promise<CarrierEvent[]>;
+  cancelBooking(request: { uuid: string; providerId: number; trackingCode: string; carrierReference?: string | null; inTransit: boolean }): Promise<{ accepted: boolean; reason?: string }>;
 }
 
 /** Handing a status event to webhook delivery. */

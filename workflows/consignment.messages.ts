@@ -24,6 +24,12 @@ export interface ConsignmentState {
   referenceNo: string | null;
   providerId: number | null;
   trackingCode?: string | null;
+  /** the carrier's own id of the shipment (a remote consignment id), when it has one */
+  carrierReference?: string | null;
+  /** the last status the carrier reported (its tracking event), for operators */
+  lastCarrierStatus?: string | null;
+  /** the carrier said something changed: ask it now instead of at the next poll */
+  carrierChanged?: boolean;
   /** the carrier does not push events: the workflow polls it on a durable timer */
   pollCarrier?: boolean;
   /** ids of carrier events already applied (the newest few hundred), so redelivered events are recognised */
@@ -54,6 +60,13 @@ export type { CarrierEvent, TrackingEventName };
 export interface ProcessRequest {
   /** draft fields applied before processing, all or nothing */
   patch: DraftInput | null;
+  /** the label format asked for; a carrier that makes its own label makes this one (default pdf) */
+  labelFormat?: 'pdf' | 'zpl';
+  /**
+   * How long booking keeps retrying a carrier that does not answer before processing is refused with
+   * CARRIER_UNAVAILABLE and the draft left as it was (default: a few quick retries).
+   */
+  carrierWaitMs?: number;
 }
 
 export interface ProcessResult {
@@ -71,3 +84,5 @@ export const processDraftUpdate = defineUpdate<ProcessResult, [ProcessRequest]>(
 export const cancelUpdate = defineUpdate<{ consignmentId: number; status: number }, []>('cancel');
 /** A tracking event from the consignment's carrier (push endpoint, sandbox endpoint or polling). */
 export const carrierEventSignal = defineSignal<[CarrierEvent]>('carrierEvent');
+/** The carrier says the shipment changed (a remote's status webhook) without saying how: the workflow asks it. */
+export const carrierChangedSignal = defineSignal<[]>('carrierChanged');

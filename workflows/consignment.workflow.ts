@@ -16,6 +16,7 @@ import { TRACKING_EVENT_STATUS } from '../src/domain/tracking';
 import type { LifecycleActivities } from './activities';
 import {
   cancelUpdate,
+  carrierChangedSignal,
   carrierEventSignal,
   consignmentStateQuery,
   createDraftUpdate,
@@ -52,9 +53,34 @@ const EVENT_PUBLISHING = {
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 } as const;
 
+/** Asking a carrier for tracking events must not give up: a poll that fails is retried until it succeeds. */
+const CARRIER_TRACKING = {
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+} as const;
+
 const db = proxyLocalActivities<LifecycleActivities>(READ_MODEL_WRITES);
 const carrier = proxyActivities<LifecycleActivities>(CARRIER_CALLS);
+const tracking = proxyActivities<LifecycleActivities>(CARRIER_TRACKING);
 const events = proxyActivities<LifecycleActivities>(EVENT_PUBLISHING);
+
+/**
+ * Booking that keeps retrying a carrier that does not answer for `waitMs` (processing over HTTP: seconds;
+ * imports: hours), then gives up. Retries honour a carrier's Retry-After (the activity's next retry delay).
+ */
+function bookingWithin(waitMs: number) {
+  return proxyActivities<LifecycleActivities>({
+    startToCloseTimeout: '30 seconds',
+    scheduleToCloseTimeout: waitMs,
+    retry: { initialInterval: '500 ms', backoffCoefficient: 2, maximumInterval: waitMs > 10 * 60_000 ? '2 minutes' : '5 seconds' },
+  });
+}
+
+/** A booking that failed without the carrier refusing it (it never answered in time) is CARRIER_UNAVAILABLE. */
+function carrierUnavailable(error: unknown): boolean {
+  if (!(error instanceof ActivityFailure)) return false;
+  return !(error.cause instanceof ApplicationFailure && error.cause.nonRetryable);
+}
 
 /** Business refusals travel to the caller as the ApplicationFailure the activity raised, not wrapped. */
 function unwrap(error: unknown): unknown {
@@ -170,22 +196,34 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
 
   setHandler(
     processDraftUpdate,
-    ({ patch }) =>
+    ({ patch, labelFormat, carrierWaitMs }) =>
       lock.run(async () => {
         requireDraft();
         try {
           // Nothing is written until the carrier has booked: a refused processing leaves the draft as it was.
           const plan = await db.planProcessing({ uuid: state.uuid, patch });
-          const booking = await carrier.bookShipment({ uuid: state.uuid, providerId: plan.providerId, shipment: plan.shipment, serviceBarcode: plan.serviceBarcode });
+          const booker = carrierWaitMs ? bookingWithin(carrierWaitMs) : carrier;
+          const booking = await booker
+            .bookShipment({
+              uuid: state.uuid,
+              providerId: plan.providerId,
+              shipment: plan.shipment,
+              serviceBarcode: plan.serviceBarcode,
+              draft: plan.draft,
+              reference: plan.draft.reference_no ?? plan.serviceBarcode,
+              labelFormat: labelFormat ?? 'pdf',
+            })
+            .catch((error: unknown) => (carrierUnavailable(error) ? refuse('CARRIER_UNAVAILABLE') : Promise.reject(error)));
           try {
             const done = await db.completeProcessing({ uuid: state.uuid, plan, booking });
             state.pollCarrier = !plan.carrierPushes;
+            state.carrierReference = booking.carrierReference ?? null;
             track(done.record);
             publish(done.eventId);
             return { consignmentId: done.record.id, status: done.record.status, barcode: done.record.barcode!, trackingCode: booking.trackingCode, trackingUrl: booking.trackingUrl, labelId: done.labelId };
           } catch (error) {
             // Compensate: a booking without a processed consignment would be a label nobody uses.
-            await carrier.cancelBooking({ uuid: state.uuid, providerId: plan.providerId, trackingCode: booking.trackingCode, inTransit: false });
+            await carrier.cancelBooking({ uuid: state.uuid, providerId: plan.providerId, trackingCode: booking.trackingCode, carrierReference: booking.carrierReference, inTransit: false });
             throw error;
           }
         } catch (error) {
@@ -203,7 +241,13 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
         const from = state.status!;
         try {
           if (rule.carrier) {
-            const result = await carrier.cancelBooking({ uuid: state.uuid, providerId: state.providerId!, trackingCode: state.trackingCode!, inTransit: rule.inTransit });
+            const result = await carrier.cancelBooking({
+              uuid: state.uuid,
+              providerId: state.providerId!,
+              trackingCode: state.trackingCode!,
+              carrierReference: state.carrierReference,
+              inTransit: rule.inTransit,
+            });
             if (!result.accepted) refuse('CANCEL_FAILED', { reason: result.reason ?? 'refused by the carrier' });
           }
           const { record, eventId } = await db.recordStatus({
@@ -229,6 +273,9 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
   // history event each until applied, and what is not applied yet carries over a continue-as-new.
   setHandler(carrierEventSignal, (event) => {
     (state.pendingEvents ??= []).push(event);
+  });
+  setHandler(carrierChangedSignal, () => {
+    state.carrierChanged = true;
   });
 
   /** At-least-once delivery: a redelivered event is dropped; one that would move the consignment backwards (or out of a final status) too. */
@@ -267,16 +314,20 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
   const historyLimit = input.historyLimit ?? DEFAULT_HISTORY_LIMIT;
   const historyFull = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= historyLimit;
   const pending = () => state.pendingEvents ?? [];
-  const wake = () => isFinal(state.status) || historyFull() || pending().length > 0;
-  const pollInterval = input.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   const polling = () => state.pollCarrier === true && !isFinal(state.status);
+  const askCarrier = () => polling() && state.carrierChanged === true;
+  const wake = () => isFinal(state.status) || historyFull() || pending().length > 0 || askCarrier();
+  const pollInterval = input.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   for (;;) {
-    // A carrier without push is asked on a durable timer: weeks of waiting cost one timer per interval.
+    // A carrier without push is asked on a durable timer: weeks of waiting cost one timer per interval,
+    // and at once when it says something changed (a remote's status webhook).
     // Without polling the wait also ends when processing switches polling on.
     const woken = polling() ? await condition(wake, pollInterval) : (await condition(() => wake() || polling()), true);
     if (isFinal(state.status) || historyFull()) break;
-    if (!woken) {
-      const polled = await carrier.trackShipment({ providerId: state.providerId!, trackingCode: state.trackingCode! });
+    if (!woken || askCarrier()) {
+      state.carrierChanged = false;
+      const polled = await tracking.trackShipment({ providerId: state.providerId!, trackingCode: state.trackingCode!, carrierReference: state.carrierReference });
+      if (polled.length > 0) state.lastCarrierStatus = polled[polled.length - 1].event;
       (state.pendingEvents ??= []).push(...polled.filter((e) => !seen.has(e.eventId)));
       continue;
     }

@@ -14,12 +14,13 @@ import { healthRoutes, type HealthCheck } from './routes/health.routes';
 import { importRoutes } from './routes/imports.routes';
 import { labelRoutes } from './routes/labels.routes';
 import { sandboxRoutes } from './routes/sandbox.routes';
-import { providerRoutes } from './routes/providers.routes';
+import { providerListRoutes, providerRoutes } from './routes/providers.routes';
 import { webhookRoutes } from './routes/webhooks.routes';
 import type { ConsignmentService } from '../services/consignments.service';
 import type { ImportService } from '../services/imports.service';
 import type { WebhookService } from '../services/webhooks.service';
 import type { CarrierAccountService } from '../services/carrier-accounts.service';
+import type { ProviderService } from '../services/providers.service';
 import { carrierAccountRoutes } from './routes/carrier-accounts.routes';
 
 export interface AppDeps {
@@ -36,6 +37,8 @@ export interface AppDeps {
   webhooks?: WebhookService;
   /** carrier accounts (absent in harnesses that do not need them) */
   carrierAccounts?: CarrierAccountService;
+  /** the providers list and account logos (absent in harnesses that do not need them) */
+  providerService?: ProviderService;
   /** order imports (absent in harnesses that do not need them) */
   imports?: ImportService;
   /** rate limit of the lookups (docs/api.md) */
@@ -71,7 +74,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.register(i18nPlugin);
   app.register(healthRoutes(deps.health));
   // Carrier-facing: logos (public images) and event pushes (carrier bearer tokens, not customer API keys).
-  app.register(providerRoutes({ consignments: deps.consignments, pushTokens: deps.carrierPushTokens }), { prefix: '/api/v1' });
+  // Carrier accounts' status webhooks (the secret header registered at the remote).
+  app.register(
+    providerRoutes({ consignments: deps.consignments, pushTokens: deps.carrierPushTokens, providers: deps.providerService, carrierAccounts: deps.carrierAccounts }),
+    { prefix: '/api/v1' },
+  );
   // Label downloads are authorised by their signed URL, not an API key (docs/api.md, "Labels").
   app.register(labelRoutes({ consignments: deps.consignments, labelLinks: deps.labelLinks }), { prefix: '/api/v1' });
   app.register(
@@ -82,6 +89,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       v1.register(consignmentRoutes({ consignments: deps.consignments, providers: deps.providers, labelLinks: deps.labelLinks, lookupLimit: deps.lookupLimit }));
       if (deps.webhooks) v1.register(webhookRoutes({ webhooks: deps.webhooks }));
       if (deps.carrierAccounts) v1.register(carrierAccountRoutes({ carrierAccounts: deps.carrierAccounts }));
+      if (deps.providerService) v1.register(providerListRoutes({ providers: deps.providerService }));
       if (deps.imports) v1.register(importRoutes({ db: deps.db, imports: deps.imports }));
       if (deps.sandboxProviders.size > 0) v1.register(sandboxRoutes({ consignments: deps.consignments, sandboxProviders: deps.sandboxProviders }));
     },

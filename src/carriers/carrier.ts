@@ -3,10 +3,11 @@
  * carrier returns), cancel, track. Activities call it through the registry; nothing else talks to a
  * carrier.
  */
-import type { ShipmentSpec } from '../domain/shipment';
+import type { DraftInput } from '../domain/draft';
+import type { CarrierLabel, ShipmentSpec } from '../domain/shipment';
 import type { TrackingEventName } from '../domain/tracking';
 
-export type { ShipmentSpec };
+export type { CarrierLabel, ShipmentSpec };
 
 export interface Quote {
   providerId: number;
@@ -22,7 +23,16 @@ export interface BookingRequest {
   shipment: ShipmentSpec;
   /** Our service barcode (barcode.ts), printed on the label next to the carrier's tracking code. */
   serviceBarcode: string;
+  /** The draft being processed: what a carrier that keeps its own consignment record needs. */
+  draft: DraftInput;
+  /** Our consignment at the carrier: its reference_no, or the service barcode when it has none. */
+  reference: string;
+  /** The label format the caller asked for; a carrier that makes its own label makes this one (or refuses). */
+  labelFormat: LabelFormat;
 }
+
+export type LabelFormat = 'pdf' | 'zpl';
+
 
 export interface Booking {
   trackingCode: string;
@@ -31,6 +41,17 @@ export interface Booking {
   pickupBooked: boolean;
   bookedAt: Date;
   cost: Quote;
+  /** The carrier's own id of the shipment, when tracking and cancelling go by it (e.g. a remote consignment id). */
+  carrierReference?: string;
+  /** The carrier's label, when it makes one; otherwise we render ours. */
+  label?: CarrierLabel;
+}
+
+/** A booked shipment as tracking and cancelling address it. */
+export interface ShipmentRef {
+  bookingKey: string;
+  trackingCode: string;
+  carrierReference?: string | null;
 }
 
 export interface CancelResult {
@@ -56,12 +77,17 @@ export interface Carrier {
   readonly supportsCancelInTransit: boolean;
   /** Tracking events arrive pushed (webhook, sandbox endpoint) rather than by polling `track`. */
   readonly supportsPush: boolean;
+  /**
+   * Prices shipments (`quote`), so cheapest/fastest preferences can choose it. A carrier that prices only
+   * when booking (a remote service) is used when a draft names it.
+   */
+  readonly supportsQuotes: boolean;
   /** Price and transit time, or null when the carrier cannot take the shipment (e.g. over its max weight). */
   quote(s: ShipmentSpec): Quote | null;
   /** Idempotent on `bookingKey`. Throws CarrierRefusedError when the carrier cannot take the shipment. */
   book(req: BookingRequest): Promise<Booking>;
-  cancel(req: { bookingKey: string; trackingCode: string; inTransit: boolean }): Promise<CancelResult>;
-  track(trackingCode: string): Promise<TrackingEvent[]>;
+  cancel(req: ShipmentRef & { inTransit: boolean }): Promise<CancelResult>;
+  track(shipment: ShipmentRef): Promise<TrackingEvent[]>;
 }
 
 /**
@@ -75,5 +101,20 @@ export class CarrierRefusedError extends Error {
   ) {
     super(`carrier ${carrierId} refused the booking: ${reason}`);
     this.name = 'CarrierRefusedError';
+  }
+}
+
+/**
+ * The carrier (or our own budget of calls to it) asks us to wait: a transient fault whose retry must not
+ * come before `retryAfterMs`. Activities turn it into a retryable failure with that delay.
+ */
+export class CarrierBusyError extends Error {
+  constructor(
+    readonly carrierId: number,
+    readonly retryAfterMs: number,
+    reason: string,
+  ) {
+    super(`carrier ${carrierId}: ${reason}; retry in ${Math.ceil(retryAfterMs / 1000)} s`);
+    this.name = 'CarrierBusyError';
   }
 }

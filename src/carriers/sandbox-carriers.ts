@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CarrierRefusedError, type Booking, type BookingRequest, type CancelResult, type Carrier, type Quote, type ShipmentSpec, type TrackingEvent } from './carrier';
+import { CarrierRefusedError, type Booking, type BookingRequest, type CancelResult, type Carrier, type Quote, type ShipmentRef, type ShipmentSpec, type TrackingEvent } from './carrier';
 import { chargeableWeight, isPriceable, priceFor, type RateTable, type Zone, zoneOf } from './rate-table';
 
 /**
@@ -137,6 +137,7 @@ class SandboxCarrier implements Carrier {
   readonly logoUrl: string;
   readonly supportsCancelInTransit: boolean;
   readonly supportsPush = true;
+  readonly supportsQuotes = true;
 
   constructor(
     private readonly config: SandboxConfig,
@@ -168,13 +169,13 @@ class SandboxCarrier implements Carrier {
     };
   }
 
-  async cancel(req: { bookingKey: string; trackingCode: string; inTransit: boolean }): Promise<CancelResult> {
+  async cancel(req: ShipmentRef & { inTransit: boolean }): Promise<CancelResult> {
     if (req.trackingCode !== this.trackingCodeFor(req.bookingKey)) return { accepted: false, reason: UNKNOWN_SHIPMENT };
     if (req.inTransit && !this.supportsCancelInTransit) return { accepted: false, reason: IN_TRANSIT_CANCEL_REFUSED };
     return { accepted: true };
   }
 
-  async track(_trackingCode: string): Promise<TrackingEvent[]> {
+  async track(_shipment: ShipmentRef): Promise<TrackingEvent[]> {
     return [];
   }
 

@@ -11,6 +11,8 @@ export interface CarrierAccountRecord {
   status: number;
   createdAt: string;
   updatedAt: string;
+  /** the status webhook registered at the carrier: whether it is, and why registering failed */
+  statusWebhook: { registered: boolean; error: string | null };
 }
 
 type Row = {
@@ -23,9 +25,12 @@ type Row = {
   status: number;
   created_at: Date | string;
   updated_at: Date | string;
+  status_webhook_registered: boolean;
+  status_webhook_error: string | null;
 };
 
-const COLUMNS = 'provider_id, customer_id, carrier, description, credentials_hint, settings, status, created_at, updated_at';
+const COLUMNS =
+  'provider_id, customer_id, carrier, description, credentials_hint, settings, status, created_at, updated_at, status_webhook_id IS NOT NULL AS status_webhook_registered, status_webhook_error';
 
 function toRecord(r: Row): CarrierAccountRecord {
   return {
@@ -38,6 +43,7 @@ function toRecord(r: Row): CarrierAccountRecord {
     status: Number(r.status),
     createdAt: new Date(r.created_at).toISOString(),
     updatedAt: new Date(r.updated_at).toISOString(),
+    statusWebhook: { registered: r.status_webhook_registered === true, error: r.status_webhook_error ?? null },
   };
 }
 
@@ -108,4 +114,41 @@ export async function findSealedCredentials(q: Queryable, providerId: number): P
     [providerId],
   );
   return rows[0] && { customerId: Number(rows[0].customer_id), carrier: rows[0].carrier, sealed: Buffer.from(rows[0].credentials) };
+}
+
+/** An account by provider id whoever owns it, deleted ones included, with its sealed credentials (for the carrier that books with it). */
+export async function findCarrierAccountForCarrier(
+  q: Queryable,
+  providerId: number,
+): Promise<(CarrierAccountRecord & { sealed: Buffer; deleted: boolean; statusWebhookSecretHash: string | null }) | undefined> {
+  const { rows } = await q.query<Row & { credentials: Buffer | Uint8Array; deleted: boolean; status_webhook_secret_hash: string | null }>(
+    `SELECT ${COLUMNS}, credentials, deleted_at IS NOT NULL AS deleted, status_webhook_secret_hash FROM carrier_accounts WHERE provider_id = $1`,
+    [providerId],
+  );
+  const row = rows[0];
+  return row && { ...toRecord(row), sealed: Buffer.from(row.credentials), deleted: row.deleted, statusWebhookSecretHash: row.status_webhook_secret_hash };
+}
+
+/** The customer's accounts that are not deleted, every one (for the providers list). */
+export async function listAllCarrierAccounts(q: Queryable, customerId: number): Promise<CarrierAccountRecord[]> {
+  const { rows } = await q.query<Row>(`SELECT ${COLUMNS} FROM carrier_accounts WHERE customer_id = $1 AND deleted_at IS NULL ORDER BY provider_id`, [customerId]);
+  return rows.map(toRecord);
+}
+
+/** The account's status webhook at the remote: its id and the hash of the secret it sends, or why registering failed. */
+export async function saveStatusWebhook(q: Queryable, providerId: number, webhook: { id: string; secretHash: string } | { error: string }): Promise<void> {
+  await q.query('UPDATE carrier_accounts SET status_webhook_id = $2, status_webhook_secret_hash = $3, status_webhook_error = $4 WHERE provider_id = $1', [
+    providerId,
+    'id' in webhook ? webhook.id : null,
+    'id' in webhook ? webhook.secretHash : null,
+    'error' in webhook ? webhook.error.slice(0, 1000) : null,
+  ]);
+}
+
+export async function findStatusWebhook(q: Queryable, providerId: number): Promise<{ id: string | null; error: string | null } | undefined> {
+  const { rows } = await q.query<{ status_webhook_id: string | null; status_webhook_error: string | null }>(
+    'SELECT status_webhook_id, status_webhook_error FROM carrier_accounts WHERE provider_id = $1',
+    [providerId],
+  );
+  return rows[0] && { id: rows[0].status_webhook_id, error: rows[0].status_webhook_error };
 }

@@ -18,14 +18,16 @@ export async function findLabels(q: Queryable, consignmentId: number): Promise<L
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
+/** The label in `format`; undefined when there is no such label, or it exists only in the other format (a carrier's own label). */
 export async function findLabelFile(q: Queryable, labelId: number, format: 'pdf' | 'zpl'): Promise<{ content: Buffer | string; voided: boolean; fileName: string } | undefined> {
-  const { rows } = await q.query<{ pdf: Uint8Array; zpl: string; voided: boolean; file_name: string }>(
+  const { rows } = await q.query<{ pdf: Uint8Array | null; zpl: string | null; voided: boolean; file_name: string }>(
     `SELECT ${format === 'pdf' ? 'pdf' : 'zpl'}, voided_at IS NOT NULL AS voided, file_name FROM labels WHERE id = $1`,
     [labelId],
   );
   const row = rows[0];
-  if (!row) return undefined;
-  return { content: format === 'pdf' ? Buffer.from(row.pdf) : row.zpl, voided: row.voided, fileName: row.file_name };
+  const content = format === 'pdf' ? row?.pdf && Buffer.from(row.pdf) : row?.zpl;
+  if (!row || content == null) return undefined;
+  return { content, voided: row.voided, fileName: row.file_name };
 }
 
 /** The id of the consignment's label, if it has one. */
@@ -36,7 +38,7 @@ export async function findLabelId(q: Queryable, consignmentId: number): Promise<
 
 export async function insertLabel(
   tx: Queryable,
-  label: { consignmentId: number; providerId: number; fileName: string; trackingCode: string; pdf: Buffer | Uint8Array; zpl: string },
+  label: { consignmentId: number; providerId: number; fileName: string; trackingCode: string; pdf: Buffer | Uint8Array | null; zpl: string | null },
 ): Promise<number> {
   const { rows } = await tx.query<{ id: number }>(
     `INSERT INTO labels (consignment_id, provider_id, file_name, tracking_code, pdf, zpl) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,

@@ -20,6 +20,10 @@ export interface BookedShipment {
   baseCost: number;
   currency: string;
   serviceName: string;
+  /** the carrier's own id of the shipment (a remote consignment id), for tracking and cancelling */
+  carrierReference?: string | null;
+  /** the carrier made the label (kept with the booking, not in the workflow history): it is stored instead of ours */
+  carrierLabel?: boolean;
 }
 
 /** What processing will do, decided before anything is written or booked. */
@@ -31,4 +35,10 @@ export interface ProcessingPlan {
   serviceBarcode: string;
   /** the carrier pushes its tracking events; otherwise the workflow polls it */
   carrierPushes: boolean;
+}
+
+/** A label the carrier made, kept as received (our label store serves it instead of rendering one). */
+export interface CarrierLabel {
+  content: Buffer;
+  contentType: string;
 }

@@ -89,6 +89,15 @@ export const ERROR_MESSAGES: Record<ErrorCode, Text> = {
     en: 'No carrier can take this shipment: {reason}',
     tr: 'Bu gönderiyi taşıyabilecek kargo firması yok: {reason}',
   },
+  PROVIDER_DISABLED: {
+    en: 'Provider {provider_id} is disabled: its carrier account takes no new bookings.',
+    tr: '{provider_id} numaralı kargo firması devre dışı: kargo hesabı yeni gönderi kabul etmiyor.',
+  },
+  CARRIER_REFUSED: { en: 'The carrier refused the consignment: {reason}', tr: 'Kargo firması gönderiyi kabul etmedi: {reason}' },
+  CARRIER_UNAVAILABLE: {
+    en: 'The carrier is unavailable; the draft was not processed. Please retry later.',
+    tr: 'Kargo firmasına şu anda ulaşılamıyor; taslak işlenmedi. Lütfen daha sonra tekrar deneyin.',
+  },
   ALREADY_DELIVERED: { en: 'Shipment already delivered', tr: 'Gönderi zaten teslim edildi' },
   ALREADY_CANCELLED: { en: 'Shipment already cancelled', tr: 'Gönderi zaten iptal edildi' },
   CANCEL_FAILED: { en: 'Consignment cancel failed: {reason}', tr: 'Gönderi iptali başarısız: {reason}' },

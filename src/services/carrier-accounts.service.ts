@@ -1,8 +1,13 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { deleteStatusWebhook, registerStatusWebhook, type ConsignmentApiCredentials } from '../carriers/consignment-api';
 import type { CredentialsVault } from '../carriers/credentials-vault';
 import {
   deleteCarrierAccount,
   findCarrierAccount,
+  findCarrierAccountForCarrier,
   findSealedCredentials,
+  findStatusWebhook,
+  saveStatusWebhook,
   insertCarrierAccount,
   listCarrierAccounts,
   nextProviderId,
@@ -14,11 +19,21 @@ import type { Database } from '../db/database';
 import { credentialsHint, type CarrierAccountInput, type CarrierKind } from '../domain/carrier-account';
 import { DomainError } from '../domain/errors';
 import { pageOffset, type PageRequest } from '../domain/pagination';
+import type { OutboundHttp } from '../http/outbound';
 
 export interface CarrierAccountServiceDeps {
   db: Database;
   vault: CredentialsVault;
+  /** to register status webhooks at remotes; without it none are registered (the workflow polls) */
+  statusWebhooks?: {
+    http: OutboundHttp;
+    /** PUBLIC_BASE_URL: the remote sends to `{publicBaseUrl}/api/v1/carrier-accounts/{provider_id}/status-updates` */
+    publicBaseUrl: string;
+    log?: (fields: Record<string, unknown>, message: string) => void;
+  };
 }
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** The additional data a sealed value is bound to: its account, customer and carrier kind. */
 export const sealingContext = (providerId: number, customerId: number, carrier: string): string => `carrier-account:${providerId}:${customerId}:${carrier}`;
@@ -31,16 +46,47 @@ export function createCarrierAccountService(deps: CarrierAccountServiceDeps) {
     return found;
   };
 
+  /** The account's credentials in the clear, for calls to its carrier (never for responses or logs). */
+  const credentialsOf = async (providerId: number): Promise<Record<string, unknown> | undefined> => {
+    const found = await findSealedCredentials(deps.db, providerId);
+    return found && deps.vault.open(found.sealed, sealingContext(providerId, found.customerId, found.carrier));
+  };
+
   const seal = (providerId: number, customerId: number, carrier: CarrierKind, credentials: Record<string, unknown>) => ({
     sealed: deps.vault.seal(credentials, sealingContext(providerId, customerId, carrier)),
     hint: credentialsHint(carrier, credentials),
   });
 
+  /**
+   * Registers the account's status webhook at the remote (a consignment_api account), replacing the one it
+   * had. A remote that refuses or does not answer leaves the account without one: the reason is shown with
+   * the account, its consignments are polled, and a later PUT tries again.
+   */
+  const connectStatusWebhook = async (account: CarrierAccountRecord, credentials: Record<string, unknown>, previous?: Record<string, unknown>) => {
+    const hooks = deps.statusWebhooks;
+    if (!hooks || account.carrier !== 'consignment_api') return;
+    const old = await findStatusWebhook(deps.db, account.providerId);
+    if (old?.id && previous) await deleteStatusWebhook(hooks.http, previous as unknown as ConsignmentApiCredentials, old.id).catch(() => undefined);
+    const secret = randomBytes(32).toString('base64url');
+    try {
+      const id = await registerStatusWebhook(hooks.http, credentials as unknown as ConsignmentApiCredentials, {
+        endpoint: `${hooks.publicBaseUrl}/api/v1/carrier-accounts/${account.providerId}/status-updates`,
+        secret,
+        description: `consignflow carrier account ${account.providerId}`,
+      });
+      await saveStatusWebhook(deps.db, account.providerId, { id, secretHash: sha256(secret) });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      hooks.log?.({ providerId: account.providerId, reason }, 'status webhook not registered at the remote');
+      await saveStatusWebhook(deps.db, account.providerId, { error: reason });
+    }
+  };
+
   return {
     async create(caller: Caller, input: CarrierAccountInput): Promise<CarrierAccountRecord> {
       const providerId = await nextProviderId(deps.db);
       const { sealed, hint } = seal(providerId, caller.customerId, input.carrier, input.credentials!);
-      return insertCarrierAccount(deps.db, {
+      const account = await insertCarrierAccount(deps.db, {
         providerId,
         customerId: caller.customerId,
         carrier: input.carrier,
@@ -50,6 +96,8 @@ export function createCarrierAccountService(deps: CarrierAccountServiceDeps) {
         settings: input.settings,
         status: input.status,
       });
+      await connectStatusWebhook(account, input.credentials!);
+      return get(caller, providerId);
     },
 
     list: (caller: Caller, page: PageRequest) => listCarrierAccounts(deps.db, caller.customerId, { limit: page.limit, offset: pageOffset(page) }),
@@ -60,21 +108,43 @@ export function createCarrierAccountService(deps: CarrierAccountServiceDeps) {
     async replace(caller: Caller, providerId: number, input: CarrierAccountInput): Promise<CarrierAccountRecord> {
       const current = await get(caller, providerId);
       if (input.carrier !== current.carrier) throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_CHOICE', field: 'carrier' }]);
+      const previous = await credentialsOf(providerId);
       const credentials = input.credentials && seal(providerId, caller.customerId, input.carrier, input.credentials);
       const updated = await updateCarrierAccount(deps.db, caller.customerId, providerId, { description: input.description, settings: input.settings, status: input.status, credentials });
       if (!updated) throw new DomainError('CARRIER_ACCOUNT_NOT_FOUND');
-      return updated;
+      // New credentials (another remote or key) move the webhook; an account without one tries again.
+      if (input.credentials || !current.statusWebhook.registered) await connectStatusWebhook(updated, input.credentials ?? previous!, previous);
+      return get(caller, providerId);
     },
 
+    /** Deletes the account (soft: its consignments are still followed) and its status webhook at the remote. */
     async remove(caller: Caller, providerId: number): Promise<void> {
+      const webhook = await findStatusWebhook(deps.db, providerId);
+      const credentials = webhook?.id ? await credentialsOf(providerId) : undefined;
       if (!(await deleteCarrierAccount(deps.db, caller.customerId, providerId))) throw new DomainError('CARRIER_ACCOUNT_NOT_FOUND');
+      if (webhook?.id && credentials && deps.statusWebhooks) {
+        try {
+          await deleteStatusWebhook(deps.statusWebhooks.http, credentials as unknown as ConsignmentApiCredentials, webhook.id);
+          await saveStatusWebhook(deps.db, providerId, { error: 'deleted with the account' });
+        } catch (error) {
+          deps.statusWebhooks.log?.({ providerId, reason: error instanceof Error ? error.message : String(error) }, 'status webhook not deleted at the remote');
+        }
+      }
     },
 
-    /** The account's credentials in the clear, for the activities that call its carrier (never for responses or logs). */
-    async credentialsOf(providerId: number): Promise<Record<string, unknown> | undefined> {
-      const found = await findSealedCredentials(deps.db, providerId);
-      return found && deps.vault.open(found.sealed, sealingContext(providerId, found.customerId, found.carrier));
+    /**
+     * The account whose status webhook delivery carries `secret` (compared by hash, in constant time); a
+     * deleted account's webhook no longer counts.
+     */
+    async verifyStatusWebhook(providerId: number, secret: string | undefined): Promise<{ providerId: number; customerId: number } | undefined> {
+      if (!secret || !Number.isSafeInteger(providerId) || providerId <= 0 || providerId > 2_147_483_647) return undefined;
+      const account = await findCarrierAccountForCarrier(deps.db, providerId);
+      if (!account || account.deleted || !account.statusWebhookSecretHash) return undefined;
+      const [given, expected] = [Buffer.from(sha256(secret), 'hex'), Buffer.from(account.statusWebhookSecretHash, 'hex')];
+      return given.length === expected.length && timingSafeEqual(given, expected) ? { providerId, customerId: account.customerId } : undefined;
     },
+
+    credentialsOf,
   };
 }
 

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { isServiceBarcode } from '../carriers/barcode';
-import type { CarrierRegistry } from '../carriers/registry';
 import { findByTrackingCode, findConsignment, findConsignmentUuid, findHistory, refuseTakenReference, type ConsignmentKey } from '../db/consignments.repository';
 import type { Caller } from '../db/customers.repository';
 import type { Queryable } from '../db/database';
@@ -11,11 +10,14 @@ import { DomainError } from '../domain/errors';
 import { cancelRule, requireDraft } from '../domain/statuses';
 import type { CarrierEvent } from '../domain/tracking';
 import type { ConsignmentStarter } from '../temporal/consignment.starter';
+import type { ProviderService } from './providers.service';
 
 export interface ConsignmentServiceDeps {
   db: Queryable;
   lifecycles: ConsignmentStarter;
-  carriers: CarrierRegistry;
+  providers: Pick<ProviderService, 'issue'>;
+  /** how long processing over HTTP waits for a carrier that does not answer (CARRIER_WAIT_MS) */
+  carrierWaitMs: number;
 }
 
 export type LabelFormat = 'pdf' | 'zpl';
@@ -37,21 +39,21 @@ export interface ProcessOutcome {
  * spare a workflow round trip; the workflow's activities decide for good.
  */
 export function createConsignmentService(deps: ConsignmentServiceDeps) {
-  const checkProvider = (draft: DraftInput) => {
-    const issue = deps.carriers.providerIssue(draft.provider_id);
+  const checkProvider = async (caller: Caller, draft: DraftInput) => {
+    const issue = await deps.providers.issue(caller.customerId, draft.provider_id);
     if (issue) throw new DomainError('VALIDATION_FAILED', [issue]);
   };
 
   return {
     /** Creates a draft as a new lifecycle workflow; `uuid` fixes the workflow for idempotent retries. */
     async createDraft(caller: Caller, draft: DraftInput, uuid: string = randomUUID()): Promise<ConsignmentRecord> {
-      checkProvider(draft);
+      await checkProvider(caller, draft);
       await refuseTakenReference(deps.db, caller.customerId, draft.reference_no, uuid);
       return deps.lifecycles.create(caller, draft, uuid);
     },
 
     async updateDraft(caller: Caller, id: number, patch: DraftInput): Promise<ConsignmentRecord> {
-      checkProvider(patch);
+      await checkProvider(caller, patch);
       const uuid = await findConsignmentUuid(deps.db, caller.customerId, id);
       if (!uuid) throw new DomainError('CONSIGNMENT_NOT_FOUND');
       await refuseTakenReference(deps.db, caller.customerId, patch.reference_no, uuid);
@@ -67,22 +69,24 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
     },
 
     /** Applies the optional patch and processes the draft in one update, all or nothing. */
-    async processDraft(caller: Caller, id: number, patch: DraftInput | null, format: LabelFormat): Promise<ProcessOutcome> {
-      if (patch) checkProvider(patch);
+    async processDraft(caller: Caller, id: number, patch: DraftInput | null, format: LabelFormat, carrierWaitMs = deps.carrierWaitMs): Promise<ProcessOutcome> {
+      if (patch) await checkProvider(caller, patch);
       const current = await findConsignment(deps.db, { id, customerId: caller.customerId });
       if (!current) throw new DomainError('DRAFT_NOT_FOUND');
       requireDraft(current.status);
       await refuseTakenReference(deps.db, caller.customerId, patch?.reference_no, current.uuid);
-      const result = await deps.lifecycles.process(current.uuid, patch);
-      const label = await findLabelFile(deps.db, result.labelId, format);
+      const result = await deps.lifecycles.process(current.uuid, { patch, labelFormat: format, carrierWaitMs });
+      // A carrier's own label exists in the format asked for (the carrier made that one); ours in both.
+      const label = (await findLabelFile(deps.db, result.labelId, format)) ?? (await findLabelFile(deps.db, result.labelId, format === 'pdf' ? 'zpl' : 'pdf'));
       if (!label) throw new Error(`label ${result.labelId} of consignment ${result.consignmentId} is missing`);
+      const labelFormat: LabelFormat = typeof label.content === 'string' ? 'zpl' : 'pdf';
       return {
         consignment: result.consignmentId,
         barcode: result.barcode,
         svcBarcode: result.barcode,
         providerTrackingCode: result.trackingCode,
         trackingUrl: result.trackingUrl,
-        contentType: LABEL_CONTENT_TYPES[format],
+        contentType: LABEL_CONTENT_TYPES[labelFormat],
         base64label: Buffer.from(label.content).toString('base64'),
       };
     },
@@ -114,6 +118,22 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
       const target = await findByTrackingCode(deps.db, providerId, trackingCode);
       if (!target) return undefined;
       await deps.lifecycles.carrierEvent(target.uuid, event);
+      return { consignment: target.id };
+    },
+
+    /**
+     * A carrier account's status webhook named one of its shipments (by the carrier's barcode, our tracking
+     * code, or by our reference there): its workflow asks the carrier. Undefined when it names none of ours.
+     */
+    async carrierChanged(account: { providerId: number; customerId: number }, names: { trackingCode?: string; reference?: string }): Promise<{ consignment: number } | undefined> {
+      let target: { id: number; uuid: string } | undefined;
+      if (names.trackingCode) target = await findByTrackingCode(deps.db, account.providerId, names.trackingCode);
+      if (!target && names.reference) {
+        const byReference = (await findConsignment(deps.db, { referenceNo: names.reference, customerId: account.customerId })) ?? (isServiceBarcode(names.reference) ? await findConsignment(deps.db, { barcode: names.reference, customerId: account.customerId }) : undefined);
+        if (byReference?.provider_id === account.providerId) target = byReference;
+      }
+      if (!target) return undefined;
+      await deps.lifecycles.carrierChanged(target.uuid);
       return { consignment: target.id };
     },
 

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { CarrierRegistry } from '../carriers/registry';
 import type { Caller } from '../db/customers.repository';
 import type { Database } from '../db/database';
+import type { ProviderService } from './providers.service';
 import {
   FINISHED_STATES,
   countOrderErrors,
@@ -31,7 +31,7 @@ export const MAX_IMPORT_FILE_BYTES = 50 * 1024 * 1024;
 export interface ImportServiceDeps {
   db: Database;
   imports: ImportStarter;
-  carriers: CarrierRegistry;
+  providers: Pick<ProviderService, 'issue'>;
   maxFileBytes?: number;
 }
 
@@ -125,9 +125,9 @@ export function createImportService(deps: ImportServiceDeps) {
      * The options, checked on their own (parseImportOptions) and against the file: the preset's columns,
      * the sender when the file has none, and, to process, what every order would otherwise lack alike.
      */
-    checkOptions(raw: unknown, upload: StoredUpload): ImportOptions {
+    async checkOptions(caller: Caller, raw: unknown, upload: StoredUpload): Promise<ImportOptions> {
       const options = parseImportOptions(raw);
-      const providerIssue = deps.carriers.providerIssue(options.provider_id);
+      const providerIssue = await deps.providers.issue(caller.customerId, options.provider_id);
       if (providerIssue) throw new DomainError('VALIDATION_FAILED', [providerIssue]);
       const { layout, missing } = resolveLayout(options.preset, upload.header, options.mapping);
       if (missing.length > 0) throw new DomainError('IMPORT_COLUMNS_MISSING', { field: 'file', params: { columns: missing.map((c) => `"${c}"`).join(', '), preset: options.preset } });

@@ -4,11 +4,13 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { consignmentWorkflow } from '../../workflows/consignment.workflow';
 import {
   cancelUpdate,
+  carrierChangedSignal,
   carrierEventSignal,
   createDraftUpdate,
   processDraftUpdate,
   updateDraftUpdate,
   type ConsignmentWorkflowInput,
+  type ProcessRequest,
   type ProcessResult,
 } from '../../workflows/consignment.messages';
 import { SA } from '../../workflows/search-attributes';
@@ -141,7 +143,7 @@ export function createConsignmentStarter(deps: ConsignmentStarterDeps) {
 
     update: (uuid: string, patch: DraftInput): Promise<ConsignmentRecord> => call(() => handle(uuid).executeUpdate(updateDraftUpdate, { args: [patch] })),
 
-    process: (uuid: string, patch: DraftInput | null): Promise<ProcessResult> => call(() => handle(uuid).executeUpdate(processDraftUpdate, { args: [{ patch }] }), 'NOT_DRAFT'),
+    process: (uuid: string, request: ProcessRequest): Promise<ProcessResult> => call(() => handle(uuid).executeUpdate(processDraftUpdate, { args: [request] }), 'NOT_DRAFT'),
 
     cancel: (uuid: string): Promise<{ consignmentId: number; status: number }> => call(() => handle(uuid).executeUpdate(cancelUpdate, { args: [] })),
 
@@ -152,6 +154,17 @@ export function createConsignmentStarter(deps: ConsignmentStarterDeps) {
     async carrierEvent(uuid: string, event: CarrierEvent): Promise<boolean> {
       try {
         await handle(uuid).signal(carrierEventSignal, event);
+        return true;
+      } catch (error) {
+        if (toDomainError(error) instanceof DomainError) return false;
+        throw error;
+      }
+    },
+
+    /** Tells the workflow its carrier has news (it then asks the carrier). False when the workflow has finished. */
+    async carrierChanged(uuid: string): Promise<boolean> {
+      try {
+        await handle(uuid).signal(carrierChangedSignal);
         return true;
       } catch (error) {
         if (toDomainError(error) instanceof DomainError) return false;

@@ -104,7 +104,7 @@ describe('envelope on every refusal', () => {
     const app = buildApp({
       db: svc.db,
       consignments: failing,
-      providers: () => undefined,
+      providers: async () => undefined,
       labelLinks: createLabelLinks('test-secret-test-secret', 'http://x.test'),
       sandboxProviders: new Set(),
       carrierPushTokens: new Map(),

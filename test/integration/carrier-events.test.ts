@@ -14,6 +14,7 @@ class PollingCarrier implements Carrier {
   readonly supportsPush = false;
   readonly feed = new Map<string, TrackingEvent[]>();
   polls = 0;
+  readonly supportsQuotes = true;
   quote(s: ShipmentSpec): Quote {
     return { providerId: this.id, baseCost: 50 + s.weightKg, currency: 'TRY', transitDays: 2, serviceName: 'Polled' };
   }
@@ -24,7 +25,7 @@ class PollingCarrier implements Carrier {
   async cancel() {
     return { accepted: true };
   }
-  async track(trackingCode: string): Promise<TrackingEvent[]> {
+  async track({ trackingCode }: { trackingCode: string }): Promise<TrackingEvent[]> {
     this.polls++;
     return this.feed.get(trackingCode) ?? [];
   }

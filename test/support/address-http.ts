@@ -27,7 +27,7 @@ export async function buildAddressHttpApp(db: Database): Promise<AddressHttpApp>
   const deps: AppDeps = {
     db,
     consignments: new Proxy({} as ConsignmentService, { get: () => unused }),
-    providers: () => undefined,
+    providers: async () => undefined,
     labelLinks: createLabelLinks('address-harness-secret', 'http://address.test'),
     sandboxProviders: new Set<number>(),
     carrierPushTokens: new Map(),

@@ -136,7 +136,7 @@ describe('consignment workflow: process and cancel', () => {
 
         // The cancel waited for processing to end (the Lock), then saw a booked consignment.
         expect(withoutPublishing(names())).toEqual(['insertDraft', 'planProcessing', 'bookShipment', 'completeProcessing', 'cancelBooking', 'recordStatus']);
-        expect(callsOf('cancelBooking')).toEqual([{ uuid, providerId: PROVIDER_ID, trackingCode: `TRK-${uuid}`, inTransit: false }]);
+        expect(callsOf('cancelBooking')).toEqual([{ uuid, providerId: PROVIDER_ID, trackingCode: `TRK-${uuid}`, carrierReference: null, inTransit: false }]);
         expect(callsOf('recordStatus')).toEqual([
           { uuid, from: STATUS.LABEL_CREATED, to: STATUS.CANCELLED, eventKey: 'cancelled', message: 'Cancelled at the customer’s request', location: null, occurredAt: null },
         ]);
@@ -197,7 +197,7 @@ describe('consignment workflow: process and cancel', () => {
 
       const refusal = await updateFailure(handle.executeUpdate(cancelUpdate, { args: [] }));
       expect(refusal).toEqual({ type: 'CANCEL_FAILED', message: 'CANCEL_FAILED', details: [[{ code: 'CANCEL_FAILED', params: { reason: 'the courier is at the door' } }]] });
-      expect(callsOf('cancelBooking')).toEqual([{ uuid, providerId: PROVIDER_ID, trackingCode: `TRK-${uuid}`, inTransit: true }]);
+      expect(callsOf('cancelBooking')).toEqual([{ uuid, providerId: PROVIDER_ID, trackingCode: `TRK-${uuid}`, carrierReference: null, inTransit: true }]);
       expect(callsOf('recordStatus').map((c) => c.to)).toEqual([STATUS.PICKED_UP, STATUS.OUT_FOR_DELIVERY]);
       expect(records.get(uuid)!.status).toBe(STATUS.OUT_FOR_DELIVERY);
       expect((await stateOf(handle)).status).toBe(STATUS.OUT_FOR_DELIVERY);
@@ -214,7 +214,7 @@ describe('consignment workflow: process and cancel', () => {
       await waitFor('OUT_FOR_DELIVERY', async () => (await stateOf(handle)).status === STATUS.OUT_FOR_DELIVERY);
 
       expect(await handle.executeUpdate(cancelUpdate, { args: [] })).toEqual({ consignmentId: record.id, status: STATUS.CANCELLED });
-      expect(callsOf('cancelBooking')).toEqual([{ uuid, providerId: PROVIDER_ID, trackingCode: `TRK-${uuid}`, inTransit: true }]);
+      expect(callsOf('cancelBooking')).toEqual([{ uuid, providerId: PROVIDER_ID, trackingCode: `TRK-${uuid}`, carrierReference: null, inTransit: true }]);
       expect(callsOf('recordStatus').at(-1)).toMatchObject({ from: STATUS.OUT_FOR_DELIVERY, to: STATUS.CANCELLED, eventKey: 'cancelled' });
       expect(await handle.result()).toMatchObject({ status: STATUS.CANCELLED });
       expect(records.get(uuid)!.status).toBe(STATUS.CANCELLED);

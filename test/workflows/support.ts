@@ -433,7 +433,7 @@ export const statusEventId = (uuid: string, eventKey: string): string => `${uuid
 export async function seedProcessed(fakes: LifecycleActivities, calls: Call[], uuid: string = randomUUID()): Promise<{ uuid: string; record: ConsignmentRecord; state: ConsignmentState }> {
   await fakes.insertDraft({ uuid, ...createRequest() });
   const plan = await fakes.planProcessing({ uuid, patch: null });
-  const booking = await fakes.bookShipment({ uuid, providerId: plan.providerId, shipment: plan.shipment, serviceBarcode: plan.serviceBarcode });
+  const booking = await fakes.bookShipment({ uuid, providerId: plan.providerId, shipment: plan.shipment, serviceBarcode: plan.serviceBarcode, draft: plan.draft, reference: plan.serviceBarcode, labelFormat: 'pdf' });
   const { record } = await fakes.completeProcessing({ uuid, plan, booking });
   calls.length = 0;
   const state: ConsignmentState = {

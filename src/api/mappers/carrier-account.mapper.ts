@@ -10,6 +10,7 @@ export function toCarrierAccountResponse(a: CarrierAccountRecord) {
     credentials_hint: a.credentialsHint,
     settings: a.settings,
     status: a.status,
+    status_webhook: { registered: a.statusWebhook.registered, error: a.statusWebhook.error },
     created_at: formatTimestamp(a.createdAt),
     updated_at: formatTimestamp(a.updatedAt),
   };

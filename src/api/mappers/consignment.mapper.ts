@@ -16,7 +16,8 @@ export interface ProviderInfo {
   name: string;
   logo: string;
 }
-export type ProviderDirectory = (id: number) => ProviderInfo | undefined;
+/** The provider of an id as lookups show it (built-in carriers and carrier accounts). */
+export type ProviderDirectory = (id: number) => Promise<ProviderInfo | undefined>;
 
 function party(p: PartyInput, form: 'create' | 'update' | 'detail') {
   const country = p.country ? resolveCountry(p.country) : undefined;
@@ -91,7 +92,8 @@ export interface DetailContext {
   labels: LabelSummary[];
   labelUrl: (labelId: number, fileName: string) => string;
   caller: Caller;
-  provider: ProviderDirectory;
+  /** the consignment's provider, looked up by the caller */
+  provider: ProviderInfo | undefined;
   locale: Locale;
 }
 
@@ -101,7 +103,7 @@ export interface DetailContext {
  * proforma) are possible for a processed, not cancelled, international consignment.
  */
 export function toDetailResponse(c: ConsignmentRecord, ctx: DetailContext) {
-  const provider = c.provider_id !== null ? ctx.provider(c.provider_id) : undefined;
+  const provider = ctx.provider && { id: ctx.provider.id, name: ctx.provider.name, logo: ctx.provider.logo };
   const customs = c.consignment_type === 2 && c.processed_at !== null && c.status !== STATUS.CANCELLED;
   return {
     id: c.id,

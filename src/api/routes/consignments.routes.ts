@@ -17,21 +17,23 @@ export interface ConsignmentRouteDeps {
 /** the API (docs/api.md): cancellation, and lookups by reference and by id, scoped to the caller's customer. */
 export function consignmentRoutes(deps: ConsignmentRouteDeps): FastifyPluginAsync {
   return async (app) => {
-    const detail = (found: Awaited<ReturnType<ConsignmentService['find']>>, request: { caller: import('../../db/customers.repository').Caller; locale: 'en' | 'tr' }) =>
-      toDetailResponse(found.consignment, { ...found, caller: request.caller, provider: deps.providers, locale: request.locale, labelUrl: deps.labelLinks.url });
+    const detail = async (found: Awaited<ReturnType<ConsignmentService['find']>>, request: { caller: import('../../db/customers.repository').Caller; locale: 'en' | 'tr' }) => {
+      const provider = found.consignment.provider_id !== null ? await deps.providers(found.consignment.provider_id) : undefined;
+      return toDetailResponse(found.consignment, { ...found, caller: request.caller, provider, locale: request.locale, labelUrl: deps.labelLinks.url });
+    };
     const preHandler = deps.lookupLimit ? [deps.lookupLimit] : [];
 
     app.get<{ Params: { reference_no: string } }>('/consignments/find/reference_no/:reference_no', { preHandler }, async (request) => {
       const referenceNo = request.params.reference_no;
       if (!referenceNo.trim() || referenceNo.length > 255) throw new DomainError('CONSIGNMENT_NOT_FOUND');
       const found = await deps.consignments.find({ referenceNo, customerId: request.caller.customerId });
-      return { status: true, message: null, data: detail(found, request) };
+      return { status: true, message: null, data: await detail(found, request) };
     });
 
     app.get<{ Params: { id: string } }>('/consignments/:id/details', { preHandler }, async (request) => {
       const id = parseId(request.params.id, 'consignment_id');
       const found = await deps.consignments.find({ id, customerId: request.caller.customerId });
-      return { status: true, message: null, data: detail(found, request) };
+      return { status: true, message: null, data: await detail(found, request) };
     });
 
     app.post<{ Params: { value: string } }>('/consignments/:value/cancel', async (request) => {

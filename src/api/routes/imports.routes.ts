@@ -85,7 +85,7 @@ export function importRoutes(deps: { db: Queryable; imports: ImportService }): F
       const stored = upload;
       let started = false;
       try {
-        const options = deps.imports.checkOptions(rawOptions, stored);
+        const options = await deps.imports.checkOptions(request.caller, rawOptions, stored);
         // The Idempotency-Key is bound to the file's content and the options, whichever form carried them.
         request.body = { file_sha256: stored.sha256, options: rawOptions };
         return await idempotent(deps.db, request, reply, 'import', async (uuid) => {

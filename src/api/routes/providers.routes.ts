@@ -9,6 +9,25 @@ import { statusMessage, statusName } from '../../domain/statuses';
 import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
 import { formatTimestamp } from '../mappers/consignment.mapper';
 import type { ConsignmentService } from '../../services/consignments.service';
+import type { CarrierAccountService } from '../../services/carrier-accounts.service';
+import type { ProviderService } from '../../services/providers.service';
+import { STATUS_WEBHOOK_HEADER } from '../../carriers/consignment-api';
+
+/** A generic mark for carrier-account providers (their carriers have no logo of ours). */
+const ACCOUNT_LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="160" height="48" viewBox="0 0 160 48" role="img" aria-label="Carrier account">
+  <rect width="160" height="48" rx="8" fill="#37474f"/>
+  <path d="M12 30 L22 16 L32 30 Z" fill="#ffb300"/>
+  <text x="40" y="30" font-family="DejaVu Sans, Arial, sans-serif" font-size="13" font-weight="bold" fill="#ffffff">CARRIER</text>
+</svg>
+`;
+
+/** The identity a remote's status webhook may carry: the contract does not fix the body, so look where ours puts it. */
+function namesIn(body: unknown): { trackingCode?: string; reference?: string } {
+  const text = (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <= 255 && !v.includes('\0') ? v : undefined);
+  const o = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const data = (o.data && typeof o.data === 'object' ? o.data : o) as Record<string, unknown>;
+  return { trackingCode: text(data.barcode), reference: text(data.reference_no) };
+}
 
 const pushBody = z.object({
   events: z
@@ -36,10 +55,17 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  * - `GET /api/v1/providers/{id}/track/{tracking_code}`: the public tracking view the label's QR code opens:
  *   status and history only, no names, addresses or costs.
  */
-export function providerRoutes(deps: { consignments: ConsignmentService; pushTokens: Map<number, string> }): FastifyPluginAsync {
+export function providerRoutes(deps: {
+  consignments: ConsignmentService;
+  pushTokens: Map<number, string>;
+  providers?: ProviderService;
+  carrierAccounts?: CarrierAccountService;
+}): FastifyPluginAsync {
   return async (app) => {
     app.get<{ Params: { id: string } }>('/providers/:id/logo.svg', async (request, reply) => {
-      const logo = SANDBOX_LOGOS[Number(request.params.id)];
+      const id = Number(request.params.id);
+      const isAccount = !SANDBOX_LOGOS[id] && Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 && (await deps.providers?.describe(id)) !== undefined;
+      const logo = SANDBOX_LOGOS[id] ?? (isAccount ? ACCOUNT_LOGO_SVG : undefined);
       if (!logo) throw new DomainError('ROUTE_NOT_FOUND', { params: { method: request.method, url: request.url } });
       return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(logo);
     });
@@ -68,6 +94,19 @@ export function providerRoutes(deps: { consignments: ConsignmentService; pushTok
       };
     });
 
+    /**
+     * A remote consignment service's status webhook for one carrier account: authenticated by the secret
+     * header registered with it. It only says that something changed; the consignment's workflow then asks
+     * the remote by lookup (the authoritative status).
+     */
+    app.post<{ Params: { provider_id: string } }>('/carrier-accounts/:provider_id/status-updates', async (request, reply) => {
+      const secret = request.headers[STATUS_WEBHOOK_HEADER.toLowerCase()];
+      const account = await deps.carrierAccounts?.verifyStatusWebhook(Number(request.params.provider_id), typeof secret === 'string' ? secret : undefined);
+      if (!account) throw new DomainError('INVALID_CARRIER_TOKEN');
+      const target = await deps.consignments.carrierChanged(account, namesIn(request.body));
+      return reply.code(202).send({ status: true, message: translate(SUCCESS_MESSAGES.EVENTS_ACCEPTED, request.locale), data: { consignment: target?.consignment ?? null } });
+    });
+
     app.post<{ Params: { id: string } }>('/providers/:id/events', async (request, reply) => {
       const providerId = Number(request.params.id);
       const expected = Number.isSafeInteger(providerId) ? deps.pushTokens.get(providerId) : undefined;
@@ -91,5 +130,12 @@ export function providerRoutes(deps: { consignments: ConsignmentService; pushTok
         data: { accepted: push.events.length - unknown.length, unknown_tracking_codes: unknown },
       });
     });
+  };
+}
+
+/** `GET /api/v1/providers`: what the caller can ship with (built-in carriers and its own carrier accounts). */
+export function providerListRoutes(deps: { providers: ProviderService }): FastifyPluginAsync {
+  return async (app) => {
+    app.get('/providers', async (request) => ({ status: true, message: null, data: await deps.providers.list(request.caller.customerId) }));
   };
 }

@@ -12,6 +12,7 @@ function fixed(id: number, quote: Omit<Quote, 'providerId'> | null): Carrier {
     logoUrl: `https://x.example/${id}.svg`,
     supportsCancelInTransit: true,
     supportsPush: false,
+    supportsQuotes: true,
     quote: () => (quote ? { providerId: id, ...quote } : null),
     book: () => Promise.reject(new Error('not used')),
     cancel: () => Promise.resolve({ accepted: true }),

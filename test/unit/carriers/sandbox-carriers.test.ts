@@ -10,6 +10,9 @@ import {
   createSandboxCarriers,
 } from '../../../src/carriers/sandbox-carriers';
 
+/** What booking carries besides the shipment (the sandbox carriers do not use it). */
+const order = { draft: {}, reference: 'REF-1', labelFormat: 'pdf' as const };
+
 const BASE = 'https://ship.example.com';
 const NOW = new Date('2025-03-14T09:00:00Z');
 const domestic = (weightKg: number, desi = 0): ShipmentSpec => ({ fromCountry: 'TR', toCountry: 'TR', weightKg, desi, packageCount: 1 });
@@ -107,7 +110,7 @@ describe('sandbox carriers', () => {
   it('book idempotently: the same key gives the same tracking code', async () => {
     const { express, economy } = carriers();
     const key = '5f0c6a2e-8a51-4c1e-9a37-0f3d2b7c9e11';
-    const req = { bookingKey: key, shipment: domestic(2), serviceBarcode: 'CF00000000426' };
+    const req = { bookingKey: key, shipment: domestic(2), serviceBarcode: 'CF00000000426', ...order };
     const first = await express.book(req);
     const again = await express.book(req);
     const fresh = await createSandboxCarriers({ publicBaseUrl: BASE })[0].book(req);
@@ -126,14 +129,14 @@ describe('sandbox carriers', () => {
 
   it('book a pickup with express and a drop-off with economy', async () => {
     const { express, economy } = carriers();
-    const req = { bookingKey: 'k1', shipment: domestic(1), serviceBarcode: 'CF00000000426' };
+    const req = { bookingKey: 'k1', shipment: domestic(1), serviceBarcode: 'CF00000000426', ...order };
     expect((await express.book(req)).pickupBooked).toBe(true);
     expect((await economy.book(req)).pickupBooked).toBe(false);
   });
 
   it('refuse to book what they cannot carry', async () => {
     const { economy } = carriers();
-    const booking = economy.book({ bookingKey: 'k2', shipment: abroad(45), serviceBarcode: 'CF00000000426' });
+    const booking = economy.book({ bookingKey: 'k2', shipment: abroad(45), serviceBarcode: 'CF00000000426', ...order });
     await expect(booking).rejects.toBeInstanceOf(CarrierRefusedError);
     await expect(booking).rejects.toMatchObject({ carrierId: 2, reason: expect.stringContaining('30 kg') });
   });
@@ -141,7 +144,7 @@ describe('sandbox carriers', () => {
   it('cancel in transit only with provider 1; both cancel before pickup', async () => {
     const { express, economy } = carriers();
     for (const carrier of [express, economy]) {
-      const booking = await carrier.book({ bookingKey: 'k3', shipment: domestic(1), serviceBarcode: 'CF00000000426' });
+      const booking = await carrier.book({ bookingKey: 'k3', shipment: domestic(1), serviceBarcode: 'CF00000000426', ...order });
       const base = { bookingKey: 'k3', trackingCode: booking.trackingCode };
       expect(await carrier.cancel({ ...base, inTransit: false })).toEqual({ accepted: true });
       const inTransit = await carrier.cancel({ ...base, inTransit: true });
@@ -160,7 +163,7 @@ describe('sandbox carriers', () => {
 
   it('track nothing by polling (sandbox events are pushed)', async () => {
     const { express, economy } = carriers();
-    expect(await express.track('SBE0000000000')).toEqual([]);
-    expect(await economy.track('SBC0000000000')).toEqual([]);
+    expect(await express.track({ bookingKey: 'k', trackingCode: 'SBE0000000000' })).toEqual([]);
+    expect(await economy.track({ bookingKey: 'k', trackingCode: 'SBC0000000000' })).toEqual([]);
   });
 });

@@ -1,0 +1,134 @@
+import { CarrierBusyError, type Carrier } from '../carriers/carrier';
+import { ConsignmentApiCarrier, type ConsignmentApiCredentials, type ConsignmentApiSettings } from '../carriers/consignment-api';
+import type { CredentialsVault } from '../carriers/credentials-vault';
+import type { CarrierRegistry } from '../carriers/registry';
+import { findCarrierAccount, findCarrierAccountForCarrier, listAllCarrierAccounts, type CarrierAccountRecord } from '../db/carrier-accounts.repository';
+import { takeCarrierCall } from '../db/carrier-call-windows.repository';
+import type { Database } from '../db/database';
+import { CARRIER_ACCOUNT_STATUS } from '../domain/carrier-account';
+import type { Issue } from '../domain/errors';
+import type { OutboundHttp } from '../http/outbound';
+import { sealingContext } from './carrier-accounts.service';
+
+/** A provider as `GET /providers` and lookups show it. */
+export interface ProviderInfo {
+  id: number;
+  name: string;
+  logo: string;
+  /** `sandbox` for the built-in carriers, the carrier kind of an account otherwise */
+  carrier: string;
+  /** 1 takes bookings, 0 disabled (accounts only; sandbox carriers are always 1) */
+  status: number;
+  supports: { quotes: boolean; cancel_in_transit: boolean; push_tracking: boolean };
+}
+
+export interface ProviderServiceDeps {
+  db: Database;
+  /** the built-in (sandbox) carriers */
+  registry: CarrierRegistry;
+  publicBaseUrl: string;
+  vault: CredentialsVault;
+  /** outbound HTTP to carriers (the private-network policy of WEBHOOK_ALLOW_PRIVATE) */
+  http: OutboundHttp;
+  /** remote lookups per minute per account, all workers together (CARRIER_LOOKUPS_PER_MIN) */
+  lookupsPerMinute: number;
+}
+
+/** Lookups are budgeted in 10-second windows: any 60 seconds then see at most 7/6 of the per-minute budget. */
+const BUDGET_WINDOW_SECONDS = 10;
+
+const accountName = (a: Pick<CarrierAccountRecord, 'providerId' | 'description' | 'carrier'>) => a.description || `${a.carrier} #${a.providerId}`;
+
+/**
+ * The providers a customer can ship with: the built-in carriers (the registry) and its own carrier accounts.
+ * Resolves a draft's `provider_id` for its customer and builds the carrier an account books through.
+ */
+export function createProviderService(deps: ProviderServiceDeps) {
+  const logoOf = (providerId: number) => `${deps.publicBaseUrl}/api/v1/providers/${providerId}/logo.svg`;
+  const builtIn = (c: Carrier): ProviderInfo => ({
+    id: c.id,
+    name: c.name,
+    logo: c.logoUrl,
+    carrier: 'sandbox',
+    status: CARRIER_ACCOUNT_STATUS.ACTIVE,
+    supports: { quotes: c.supportsQuotes, cancel_in_transit: c.supportsCancelInTransit, push_tracking: c.supportsPush },
+  });
+  const ofAccount = (a: CarrierAccountRecord): ProviderInfo => ({
+    id: a.providerId,
+    name: accountName(a),
+    logo: logoOf(a.providerId),
+    carrier: a.carrier,
+    status: a.status,
+    // consignment_api: priced by the remote when it books; cancels as the remote decides; statuses by lookup after its webhook.
+    supports: { quotes: false, cancel_in_transit: true, push_tracking: a.statusWebhook.registered },
+  });
+
+  /** Built carriers of accounts, rebuilt when the account changed (credentials or settings). */
+  const built = new Map<number, { updatedAt: string; carrier: Carrier }>();
+
+  return {
+    /**
+     * The issue with `provider_id` for a new draft or booking of `customerId`: unknown (another customer's
+     * account included), deleted, or disabled. None for an absent id.
+     */
+    async issue(customerId: number, providerId: number | null | undefined): Promise<Issue | undefined> {
+      if (providerId == null || deps.registry.get(providerId)) return undefined;
+      const account = Number.isSafeInteger(providerId) && providerId > 0 && providerId <= 2_147_483_647 ? await findCarrierAccount(deps.db, customerId, providerId) : undefined;
+      if (!account) return { code: 'PROVIDER_NOT_FOUND', field: 'provider_id', params: { provider_id: providerId } };
+      if (account.status !== CARRIER_ACCOUNT_STATUS.ACTIVE) return { code: 'PROVIDER_DISABLED', field: 'provider_id', params: { provider_id: providerId } };
+      return undefined;
+    },
+
+    /** What the customer can use: the built-in carriers, then its accounts (disabled ones with status 0). */
+    async list(customerId: number): Promise<ProviderInfo[]> {
+      return [...deps.registry.all().map(builtIn), ...(await listAllCarrierAccounts(deps.db, customerId)).map(ofAccount)];
+    },
+
+    /** Any provider by id, as a consignment booked with it shows it (deleted accounts included). */
+    async describe(providerId: number): Promise<ProviderInfo | undefined> {
+      const carrier = deps.registry.get(providerId);
+      if (carrier) return builtIn(carrier);
+      const account = await findCarrierAccountForCarrier(deps.db, providerId);
+      return account && ofAccount(account);
+    },
+
+    /** True when the id is a built-in carrier (quoted and booked in process) rather than an account. */
+    isBuiltIn: (providerId: number) => deps.registry.get(providerId) !== undefined,
+
+    /**
+     * The carrier that books, tracks and cancels for `providerId`: a built-in one, or the account's carrier
+     * with its credentials opened (deleted or disabled accounts too: their consignments are still followed).
+     */
+    async carrierFor(providerId: number): Promise<Carrier | undefined> {
+      const own = deps.registry.get(providerId);
+      if (own) return own;
+      const account = await findCarrierAccountForCarrier(deps.db, providerId);
+      if (!account) return undefined;
+      const cached = built.get(providerId);
+      if (cached && cached.updatedAt === account.updatedAt) return cached.carrier;
+      const credentials = deps.vault.open(account.sealed, sealingContext(providerId, account.customerId, account.carrier));
+      const lookupBudget = async () => {
+        const taken = await takeCarrierCall(deps.db, {
+          providerId,
+          kind: 'lookup',
+          windowSeconds: BUDGET_WINDOW_SECONDS,
+          limit: Math.max(1, Math.floor((deps.lookupsPerMinute * BUDGET_WINDOW_SECONDS) / 60)),
+        });
+        if (!taken.allowed) throw new CarrierBusyError(providerId, taken.retryAfterMs, 'the account’s lookup budget for this window is spent');
+      };
+      const carrier = new ConsignmentApiCarrier({
+        providerId,
+        name: accountName(account),
+        logoUrl: logoOf(providerId),
+        credentials: credentials as unknown as ConsignmentApiCredentials,
+        settings: account.settings as ConsignmentApiSettings,
+        http: deps.http,
+        lookupBudget,
+      });
+      built.set(providerId, { updatedAt: account.updatedAt, carrier });
+      return carrier;
+    },
+  };
+}
+
+export type ProviderService = ReturnType<typeof createProviderService>;
