@@ -261,6 +261,8 @@ export function createImportActivities(deps: ImportActivityDeps) {
           return id ? [{ order: o, id }] : [];
         });
         const processed: OrderTransition[] = [];
+        // Processing waits as long as a carrier is down (IMPORT_CARRIER_WAIT_MS): the batch stays alive meanwhile.
+        const alive = setInterval(() => heartbeat({ done }), 5_000);
         await record(processed, () =>
           forEachLimit(toProcess, concurrency, async ({ order, id }) => {
             try {
@@ -278,7 +280,7 @@ export function createImportActivities(deps: ImportActivityDeps) {
             }
             heartbeat({ done: ++done });
           }),
-        );
+        ).finally(() => clearInterval(alive));
         return { done };
       });
     },

@@ -203,16 +203,19 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
           // Nothing is written until the carrier has booked: a refused processing leaves the draft as it was.
           const plan = await db.planProcessing({ uuid: state.uuid, patch });
           const booker = carrierWaitMs ? bookingWithin(carrierWaitMs) : carrier;
-          const booking = await booker
-            .bookShipment({
-              uuid: state.uuid,
-              providerId: plan.providerId,
-              shipment: plan.shipment,
-              serviceBarcode: plan.serviceBarcode,
-              draft: plan.draft,
-              reference: plan.draft.reference_no ?? plan.serviceBarcode,
-              labelFormat: labelFormat ?? 'pdf',
-            })
+          const reference = plan.draft.reference_no ?? plan.serviceBarcode;
+          const booking = await booker.bookShipment
+            .executeWithOptions({ summary: `Book ${reference} with provider ${plan.providerId}` }, [
+              {
+                uuid: state.uuid,
+                providerId: plan.providerId,
+                shipment: plan.shipment,
+                serviceBarcode: plan.serviceBarcode,
+                draft: plan.draft,
+                reference,
+                labelFormat: labelFormat ?? 'pdf',
+              },
+            ])
             .catch((error: unknown) => (carrierUnavailable(error) ? refuse('CARRIER_UNAVAILABLE') : Promise.reject(error)));
           try {
             const done = await db.completeProcessing({ uuid: state.uuid, plan, booking });
@@ -223,7 +226,9 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
             return { consignmentId: done.record.id, status: done.record.status, barcode: done.record.barcode!, trackingCode: booking.trackingCode, trackingUrl: booking.trackingUrl, labelId: done.labelId };
           } catch (error) {
             // Compensate: a booking without a processed consignment would be a label nobody uses.
-            await carrier.cancelBooking({ uuid: state.uuid, providerId: plan.providerId, trackingCode: booking.trackingCode, carrierReference: booking.carrierReference, inTransit: false });
+            await carrier.cancelBooking.executeWithOptions({ summary: `Compensate: cancel booking ${booking.trackingCode} at provider ${plan.providerId}` }, [
+              { uuid: state.uuid, providerId: plan.providerId, trackingCode: booking.trackingCode, carrierReference: booking.carrierReference, inTransit: false },
+            ]);
             throw error;
           }
         } catch (error) {
@@ -241,13 +246,15 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
         const from = state.status!;
         try {
           if (rule.carrier) {
-            const result = await carrier.cancelBooking({
-              uuid: state.uuid,
-              providerId: state.providerId!,
-              trackingCode: state.trackingCode!,
-              carrierReference: state.carrierReference,
-              inTransit: rule.inTransit,
-            });
+            const result = await carrier.cancelBooking.executeWithOptions({ summary: `Cancel ${state.trackingCode} at provider ${state.providerId}` }, [
+              {
+                uuid: state.uuid,
+                providerId: state.providerId!,
+                trackingCode: state.trackingCode!,
+                carrierReference: state.carrierReference,
+                inTransit: rule.inTransit,
+              },
+            ]);
             if (!result.accepted) refuse('CANCEL_FAILED', { reason: result.reason ?? 'refused by the carrier' });
           }
           const { record, eventId } = await db.recordStatus({
@@ -326,7 +333,10 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
     if (isFinal(state.status) || historyFull()) break;
     if (!woken || askCarrier()) {
       state.carrierChanged = false;
-      const polled = await tracking.trackShipment({ providerId: state.providerId!, trackingCode: state.trackingCode!, carrierReference: state.carrierReference });
+      const polled = await tracking.trackShipment.executeWithOptions(
+        { summary: `${woken ? 'Carrier reported a change' : 'Poll'}: track ${state.trackingCode} at provider ${state.providerId}` },
+        [{ providerId: state.providerId!, trackingCode: state.trackingCode!, carrierReference: state.carrierReference }],
+      );
       if (polled.length > 0) state.lastCarrierStatus = polled[polled.length - 1].event;
       (state.pendingEvents ??= []).push(...polled.filter((e) => !seen.has(e.eventId)));
       continue;

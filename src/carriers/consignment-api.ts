@@ -67,8 +67,6 @@ interface RemoteDetail {
   labels?: { file_url: string; file_name?: string; tracking_code?: string }[];
   details?: { status: number; status_name?: string; message?: string | null; status_datetime?: string; location?: string | null }[];
   provider?: { id: number; name: string } | null;
-  provider_base_cost?: number;
-  currency_code?: string;
 }
 
 interface RemoteProcessed {
@@ -129,8 +127,10 @@ export function remoteDraftBody(draft: DraftInput, reference: string, settings: 
     providerId = settings.provider_id;
   } else {
     // The draft named this account (preference 0); the remote then chooses by the account's preference,
-    // or by the draft's own when it asked for cheapest or fastest, or cheapest.
-    preference = settings.preference ?? (ourPreference === PREFERENCE.FASTEST ? PREFERENCE.FASTEST : PREFERENCE.CHEAPEST);
+    // or by the draft's own when it asked for cheapest or fastest, or cheapest. (Settings never hold a
+    // specific preference without a provider_id: see the account settings' schema.)
+    const chosen = settings.preference ?? ourPreference;
+    preference = chosen === PREFERENCE.FASTEST ? PREFERENCE.FASTEST : PREFERENCE.CHEAPEST;
   }
   const body: Record<string, unknown> = { ...fields, preference, reference_no: reference };
   if (providerId !== null) body.provider_id = providerId;
@@ -163,22 +163,21 @@ export class ConsignmentApiCarrier implements Carrier {
   }
 
   async book(req: BookingRequest): Promise<Booking> {
-    // 1. An earlier attempt may have got further than we know: the remote's record under our reference.
-    let remote = await this.findByReference(req.reference);
-    if (!remote) {
-      const created = await this.call<{ id: number }>('POST', '/api/v1/consignments/draft', {
-        json: remoteDraftBody(req.draft, req.reference, this.options.settings),
-        headers: { 'idempotency-key': `consignflow-${req.bookingKey}` },
-      });
-      if (created.status === 409) {
-        // Our reference is taken there: by an attempt that raced this one, or by something else.
-        remote = await this.findByReference(req.reference);
-        if (!remote) throw new CarrierRefusedError(this.id, reasonOf(created));
-      } else if (created.status !== 201 && created.status !== 200) {
-        throw new CarrierRefusedError(this.id, reasonOf(created));
-      } else {
-        remote = { id: Number(created.body?.data?.id), barcode: null, reference_no: req.reference, status: STATUS.NEW_DRAFT };
-      }
+    // 1. The draft at the remote. The Idempotency-Key makes a retried create answer with the draft the first
+    //    attempt made (the remote keeps keys 24 hours); past that, our reference is taken there (409) and the
+    //    lookup by reference finds it. Either way a retry never makes a second remote consignment.
+    let remote: RemoteDetail | undefined;
+    const created = await this.call<{ id: number; status: number }>('POST', '/api/v1/consignments/draft', {
+      json: remoteDraftBody(req.draft, req.reference, this.options.settings),
+      headers: { 'idempotency-key': `consignflow-${req.bookingKey}` },
+    });
+    if (created.status === 409) {
+      remote = await this.findByReference(req.reference);
+      if (!remote) throw new CarrierRefusedError(this.id, reasonOf(created));
+    } else if ((created.status !== 201 && created.status !== 200) || !Number.isSafeInteger(Number(created.body?.data?.id))) {
+      throw new CarrierRefusedError(this.id, reasonOf(created));
+    } else {
+      remote = { id: Number(created.body!.data!.id), barcode: null, reference_no: req.reference, status: STATUS.NEW_DRAFT };
     }
     if (remote.status === STATUS.CANCELLED) {
       throw new CarrierRefusedError(this.id, `the remote consignment ${remote.id} with reference ${req.reference} was cancelled; process with another reference_no`);
@@ -205,8 +204,9 @@ export class ConsignmentApiCarrier implements Carrier {
     const res = await this.call<{ consignment: number }>('POST', `/api/v1/consignments/${encodeURIComponent(target)}/cancel`, {});
     if (res.status === 200) return { accepted: true };
     if (res.status === 409 || res.status === 404) {
-      // A retried cancel whose first attempt went through reads "already cancelled": that is a yes.
-      const remote = res.status === 409 && req.carrierReference ? await this.details(Number(req.carrierReference)).catch(() => undefined) : undefined;
+      // A retried cancel whose first attempt went through reads "already cancelled": that is a yes. The
+      // lookup that tells may fail for a retry (busy, down): that failure propagates, it is not a "no".
+      const remote = res.status === 409 && req.carrierReference ? await this.details(Number(req.carrierReference)).catch(refusedAsUndefined) : undefined;
       if (remote?.status === STATUS.CANCELLED) return { accepted: true };
       return { accepted: false, reason: reasonOf(res) };
     }
@@ -242,7 +242,7 @@ export class ConsignmentApiCarrier implements Carrier {
       trackingUrl: done.trackingUrl ?? '',
       pickupBooked: false,
       bookedAt: this.now(),
-      cost: this.costOf(undefined, req),
+      cost: this.costOf(req),
       carrierReference: String(done.consignment),
       label,
     };
@@ -261,20 +261,15 @@ export class ConsignmentApiCarrier implements Carrier {
       trackingUrl: '',
       pickupBooked: false,
       bookedAt: this.now(),
-      cost: this.costOf(remote, req),
+      cost: this.costOf(req),
       carrierReference: String(remote.id),
       label: { content: file.body, contentType },
     };
   }
 
-  private costOf(remote: RemoteDetail | undefined, req: BookingRequest): Quote {
-    return {
-      providerId: this.id,
-      baseCost: remote?.provider_base_cost ?? 0,
-      currency: remote?.currency_code ?? 'TRY',
-      transitDays: 0,
-      serviceName: remote?.provider?.name ?? `${this.name} (${req.reference})`,
-    };
+  /** The remote's answer to processing carries no price: costs stay with the remote service (docs/carriers.md). */
+  private costOf(req: BookingRequest): Quote {
+    return { providerId: this.id, baseCost: 0, currency: 'TRY', transitDays: 0, serviceName: `${this.name} (${req.reference})` };
   }
 
   private async findByReference(reference: string): Promise<RemoteDetail | undefined> {
@@ -350,6 +345,12 @@ export class ConsignmentApiCarrier implements Carrier {
     }
     return error instanceof Error ? error : new Error(String(error));
   }
+}
+
+/** A refusal reads as "nothing to tell"; a fault a retry can fix propagates. */
+function refusedAsUndefined(error: unknown): undefined {
+  if (error instanceof CarrierRefusedError) return undefined;
+  throw error;
 }
 
 /** The remote did not answer, or answered with a fault a retry can fix. */

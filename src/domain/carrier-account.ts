@@ -21,12 +21,20 @@ const KINDS = {
       base_url: z.url({ protocol: /^https?$/ }).max(2048),
       api_key: z.string().trim().min(1).max(512),
     }),
-    settings: z.strictObject({
-      /** the remote's own carrier (default: the draft's preference) */
-      provider_id: integer().positive().optional(),
-      preference: z.literal([0, 1, 2]).optional(),
-      language: z.enum(['tr', 'en']).optional(),
-    }),
+    settings: z
+      .strictObject({
+        /** the remote's own carrier (default: the draft's preference) */
+        provider_id: integer().positive().optional(),
+        preference: z.literal([0, 1, 2]).optional(),
+        language: z.enum(['tr', 'en']).optional(),
+        /** remote status number → our status number, for remotes whose status names differ from ours */
+        status_map: z
+          .record(z.string().regex(/^\d{1,9}$/), integer().nonnegative())
+          .refine((m) => Object.keys(m).length <= 100, { params: { code: 'TOO_MANY_ENTRIES', textParams: { max: 100 } } })
+          .optional(),
+      })
+      // As in drafts: a specific preference names its provider.
+      .refine((s) => s.preference !== 0 || s.provider_id !== undefined, { path: ['provider_id'], params: { code: 'PREFERENCE_RULE' } }),
   },
 } satisfies Record<CarrierKind, { credentials: z.ZodType; settings: z.ZodType }>;
 

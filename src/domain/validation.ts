@@ -41,6 +41,9 @@ export function zodIssue(issue: z.core.$ZodIssue, fieldOf: (path: PropertyKey[])
       return make('INVALID_CHOICE');
     case 'invalid_format':
       return make(issue.format === 'email' ? 'INVALID_EMAIL' : issue.format === 'datetime' ? 'INVALID_TYPE' : 'INVALID_CHOICE', issue.format === 'datetime' ? { type: 'date-time' } : undefined);
+    case 'invalid_key':
+      // a record's key that its key schema refuses (e.g. a status map's non-numeric key)
+      return make('INVALID_CHOICE');
     case 'unrecognized_keys':
       return { code: 'UNKNOWN_FIELD', field: fieldOf([...issue.path, issue.keys[0]]) ?? issue.keys[0] };
     case 'custom': {

@@ -105,7 +105,8 @@ export async function serviceFixture(name: string, apiKey: string, extraEnv: Rec
   return {
     base,
     dataDir,
-    start: (viaNpm = false) => spawnService(env, viaNpm),
+    /** starts the service; `overrides` change settings for this start only (same ports, DATA_DIR and database) */
+    start: (viaNpm = false, overrides: Record<string, string> = {}) => spawnService({ ...env, ...overrides }, viaNpm),
     waitHealthy: (child: ReturnType<typeof spawnService>) => waitHealthy(base, child),
     async api<T = { id: number; status: number } & Record<string, unknown>>(method: string, path: string, body?: unknown) {
       const res = await fetch(`${base}${path}`, {

@@ -41,6 +41,16 @@ describe('parseCarrierAccountInput', () => {
     expect(issuesOf([])).toEqual([{ code: 'INVALID_TYPE', params: { type: 'object' } }]);
   });
 
+  it('takes a status map, and refuses a specific preference without the remote carrier it names', () => {
+    const settings = { provider_id: 3, preference: 0, status_map: { '77': 7, '78': 5 } };
+    expect(parseCarrierAccountInput({ ...valid, settings }, 'create').settings).toEqual(settings);
+    expect(issuesOf({ ...valid, settings: { preference: 0 } })).toEqual([{ code: 'PREFERENCE_RULE', field: 'settings.provider_id' }]);
+    expect(issuesOf({ ...valid, settings: { status_map: { abc: 7 } } })).toEqual([{ code: 'INVALID_CHOICE', field: 'settings.status_map.abc' }]);
+    expect(issuesOf({ ...valid, settings: { status_map: { '77': -1 } } })).toEqual([{ code: 'TOO_SMALL', field: 'settings.status_map.77', params: { min: 0 } }]);
+    const many = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [String(i), 5]));
+    expect(issuesOf({ ...valid, settings: { status_map: many } })).toEqual([{ code: 'TOO_MANY_ENTRIES', field: 'settings.status_map', params: { max: 100 } }]);
+  });
+
   it('lets a replace keep the stored credentials', () => {
     expect(parseCarrierAccountInput({ carrier: 'consignment_api', status: 0 }, 'replace')).toEqual({ carrier: 'consignment_api', description: '', credentials: undefined, settings: {}, status: 0 });
   });
