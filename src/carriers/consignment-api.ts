@@ -252,8 +252,9 @@ export class ConsignmentApiCarrier implements Carrier {
   private async recover(remote: RemoteDetail, req: BookingRequest): Promise<Booking> {
     const link = remote.labels?.[0]?.file_url;
     if (!link || !remote.barcode) throw new CarrierRefusedError(this.id, `the remote consignment ${remote.id} is processed but has no label`);
-    const wanted = req.labelFormat === 'zpl' ? link.replace(/\.pdf(\?|$)/, '.zpl$1') : link;
-    const file = await this.send('GET', wanted, { headers: this.sameOrigin(wanted) ? this.headers() : {} });
+    // The lookup's link is the label as the remote lists it (its PDF); a ZPL label asked for by the lost
+    // attempt cannot be fetched through the contract, so the recovered label is the listed one.
+    const file = await this.send('GET', link, { headers: this.sameOrigin(link) ? this.headers() : {} });
     if (file.status !== 200) throw new CarrierRefusedError(this.id, `the remote label download answered HTTP ${file.status}`);
     const contentType = String(file.headers['content-type'] ?? 'application/pdf').split(';')[0];
     return {

@@ -103,7 +103,7 @@ export function createProviderService(deps: ProviderServiceDeps) {
       const own = deps.registry.get(providerId);
       if (own) return own;
       const account = await findCarrierAccountForCarrier(deps.db, providerId);
-      if (!account) return undefined;
+      if (account?.carrier !== 'consignment_api') return undefined;
       const cached = built.get(providerId);
       if (cached && cached.updatedAt === account.updatedAt) return cached.carrier;
       const credentials = deps.vault.open(account.sealed, sealingContext(providerId, account.customerId, account.carrier));

@@ -106,6 +106,11 @@ async function startImport(prefix: string, providerId: number): Promise<string> 
   return json.data.id as string;
 }
 const importOf = async (id: string) => (await ours('GET', `/api/v1/imports/${id}`)).json.data as { state: string; counts: Record<string, number> };
+const importFinished = (id: string) =>
+  until('the import to finish', async () => {
+    const state = await importOf(id);
+    return state.state === 'completed' ? state : undefined;
+  }, 300_000);
 
 async function restart(which: 'remote' | 'local', signal: NodeJS.Signals, overrides: Record<string, string> = {}, pauseMs = 0) {
   const [service, proc] = which === 'remote' ? [remote, remoteProc] : [local, localProc];
@@ -257,10 +262,7 @@ describe('a remote consignment service as a carrier', () => {
     const id = await startImport('OUT', account.provider_id);
     await until('the first processed order', async () => ((await importOf(id)).counts.processed > 0 ? true : undefined), 120_000);
     await restart('remote', 'SIGKILL', {}, 5_000);
-    const done = await until('the import to finish', async () => {
-      const state = await importOf(id);
-      return state.state === 'completed' ? state : undefined;
-    }, 300_000);
+    const done = await importFinished(id);
     expect(done.counts).toMatchObject({ orders: ORDERS, created: ORDERS, processed: ORDERS, failed: 0 });
     await processedOrders('OUT');
   }, 420_000);
@@ -292,10 +294,7 @@ describe('a remote consignment service as a carrier', () => {
     const id = await startImport('KILL', account.provider_id);
     await until('the first processed order', async () => ((await importOf(id)).counts.processed > 0 ? true : undefined), 120_000);
     await restart('local', 'SIGKILL');
-    const done = await until('the import to finish', async () => {
-      const state = await importOf(id);
-      return state.state === 'completed' ? state : undefined;
-    }, 300_000);
+    const done = await importFinished(id);
     expect(done.counts).toMatchObject({ orders: ORDERS, created: ORDERS, processed: ORDERS, failed: 0 });
     await processedOrders('KILL');
   }, 420_000);

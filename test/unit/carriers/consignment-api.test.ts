@@ -14,6 +14,7 @@ import {
 import type { DraftInput } from '../../../src/domain/draft';
 import { createOutboundHttp, type OutboundHttp } from '../../../src/http/outbound';
 import { useRecordingServer } from '../../support/recording-server';
+import { failure } from '../../support/failure';
 
 // ---------------------------------------------------------------------------------------------------------------
 // A fake remote: a small service speaking this project's /api/v1 contract (docs/api.md), consignments in memory,
@@ -381,15 +382,6 @@ function request(overrides: Partial<BookingRequest> = {}): BookingRequest {
   };
 }
 
-/** The error a promise rejects with (fails the test if it resolves). */
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a failure, got an answer');
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 
@@ -532,7 +524,7 @@ describe('ConsignmentApiCarrier', () => {
       expect(budget.calls).toBe(1); // the details lookup only: no lookup by reference
     });
 
-    it('recovers the ZPL label of a processed consignment from the .zpl link', async () => {
+    it('recovers the label the lookup lists (the PDF), even for a retried ZPL booking: the contract links no ZPL file', async () => {
       const c = carrier();
       await c.book(request());
       remote.requests.length = 0;
@@ -540,9 +532,9 @@ describe('ConsignmentApiCarrier', () => {
       expect(remote.consignments.size).toBe(1);
       const download = remote.sent('GET /api/v1/labels/');
       expect(download).toHaveLength(1);
-      expect(download[0].path).toMatch(/\/RMT9001\.zpl$/);
-      expect(again.label!.content.equals(remote.consignments.get(9001)!.label!.zpl)).toBe(true);
-      expect(again.label!.contentType).toBe('application/zpl');
+      expect(download[0].path).toMatch(/\/RMT9001\.pdf$/);
+      expect(again.label!.content.equals(remote.consignments.get(9001)!.label!.pdf)).toBe(true);
+      expect(again.label!.contentType).toBe('application/pdf');
     });
 
     it('throws when the process answer is lost, and the retry recovers the processed consignment without a second one', async () => {

@@ -3,6 +3,7 @@ import { createServer as createTcpServer, type AddressInfo, type Socket } from '
 import { createOutboundHttp, OutboundHttpError, TargetRefusedError, type OutboundHttp, type OutboundHttpOptions } from '../../../src/http/outbound';
 import type { Resolver } from '../../../src/webhooks/ssrf';
 import { useRecordingServer } from '../../support/recording-server';
+import { failure } from '../../support/failure';
 
 const srv = useRecordingServer();
 const received = srv.received;
@@ -20,15 +21,6 @@ const client = (options: Partial<OutboundHttpOptions> = {}) => {
   return c;
 };
 
-/** The error a promise rejects with (fails the test if it resolves). */
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a failure, got an answer');
-}
 
 /** Answers `size` bytes in 16 KiB chunks, with or without a Content-Length. */
 const bigBody = (size: number, withLength: boolean) => (_req: IncomingMessage, res: ServerResponse) => {

@@ -1,0 +1,9 @@
+/** The error a promise rejects with (fails the test if it resolves). */
+export async function failure(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a failure, got an answer');
+}
