@@ -60,12 +60,11 @@ export interface Runtime {
   stop(): Promise<void>;
 }
 
-export function createLogger(level: string): Logger {
-  return pino({
-    level,
-    // API keys never reach the logs, whichever header carried them.
-    redact: { paths: ['req.headers.apikey', 'req.headers.authorization', 'headers.apikey', 'headers.authorization'], censor: '[redacted]' },
-  });
+/** The process logger: pino at `level`; API keys and carrier-account webhook secrets never reach the logs, whichever header carried them. */
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  const secretHeaders = ['apikey', 'authorization', '["x-consignflow-account-secret"]'];
+  const paths = secretHeaders.flatMap((h) => (h.startsWith('[') ? [`req.headers${h}`, `headers${h}`] : [`req.headers.${h}`, `headers.${h}`]));
+  return pino({ level, redact: { paths, censor: '[redacted]' } }, destination);
 }
 
 /**
