@@ -101,7 +101,7 @@ async function main(): Promise<void> {
         ['remote consignment service', N, upstream.counts.processed, upstream.counts.failed, fmt(upstream.seconds), fmt(N / upstream.seconds), `${(sandbox.seconds / upstream.seconds).toFixed(2)}×`],
       ],
     );
-    console.log(`remote lookups during the remote import: ${lookupsAfterImport - lookupsBefore} (booking needs none; each processing webhook asks once)`);
+    console.log(`remote lookups during the remote import: ${lookupsAfterImport - lookupsBefore} (booking needs none; webhooks naming a status no carrier reports ask nothing)`);
 
     // Statuses: TRACKED consignments of the remote import go through three remote statuses each.
     const tracked = (

@@ -30,3 +30,14 @@ export interface CarrierEvent {
 export function providerEventId(providerId: number, carrierEventId: string): string {
   return `${providerId}:${carrierEventId}`;
 }
+
+/**
+ * Whether the status named `statusName` in our catalog is one a carrier reports (some tracking event moves a
+ * consignment to it): false for drafts, processing and cancellation; undefined for a name the catalog lacks.
+ * A remote's status webhook naming a status that is not carrier-reported has nothing to look up.
+ */
+export function isCarrierReported(statusName: string): boolean | undefined {
+  if (!Object.hasOwn(STATUS, statusName)) return undefined;
+  const status = (STATUS as Record<string, number>)[statusName];
+  return Object.values(TRACKING_EVENT_STATUS).includes(status as (typeof TRACKING_EVENT_STATUS)[TrackingEventName]);
+}

@@ -8,7 +8,7 @@ import type { ConsignmentRecord, HistoryEntry } from '../domain/consignment';
 import type { DraftInput } from '../domain/draft';
 import { DomainError } from '../domain/errors';
 import { cancelRule, requireDraft } from '../domain/statuses';
-import type { CarrierEvent } from '../domain/tracking';
+import { isCarrierReported, type CarrierEvent } from '../domain/tracking';
 import type { ConsignmentStarter } from '../temporal/consignment.starter';
 import type { ProviderService } from './providers.service';
 
@@ -125,7 +125,12 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
      * A carrier account's status webhook named one of its shipments (by the carrier's barcode, our tracking
      * code, or by our reference there): its workflow asks the carrier. Undefined when it names none of ours.
      */
-    async carrierChanged(account: { providerId: number; customerId: number }, names: { trackingCode?: string; reference?: string }): Promise<{ consignment: number } | undefined> {
+    async carrierChanged(
+      account: { providerId: number; customerId: number },
+      names: { trackingCode?: string; reference?: string; statusName?: string },
+    ): Promise<{ consignment: number } | undefined> {
+      // A status no carrier reports (the processing we did ourselves, a cancellation): a lookup would find nothing to apply.
+      if (names.statusName !== undefined && isCarrierReported(names.statusName) === false) return undefined;
       let target: { id: number; uuid: string } | undefined;
       if (names.trackingCode) target = await findByTrackingCode(deps.db, account.providerId, names.trackingCode);
       if (!target && names.reference) {

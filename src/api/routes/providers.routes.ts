@@ -22,11 +22,11 @@ const ACCOUNT_LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="160" he
 `;
 
 /** The identity a remote's status webhook may carry: the contract does not fix the body, so look where ours puts it. */
-function namesIn(body: unknown): { trackingCode?: string; reference?: string } {
+function namesIn(body: unknown): { trackingCode?: string; reference?: string; statusName?: string } {
   const text = (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <= 255 && !v.includes('\0') ? v : undefined);
   const o = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   const data = (o.data && typeof o.data === 'object' ? o.data : o) as Record<string, unknown>;
-  return { trackingCode: text(data.barcode), reference: text(data.reference_no) };
+  return { trackingCode: text(data.barcode), reference: text(data.reference_no), statusName: text(data.status_name) };
 }
 
 const pushBody = z.object({
