@@ -19,7 +19,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openDatabase, type Database } from '../src/db/database';
 import { exited, serviceFixture } from '../test/support/service-process';
-import { fmt, printTable, runBench, runConcurrent } from './support';
+import { findProcesses, fmt, printTable, processCpuSeconds, runBench, runConcurrent } from './support';
 
 const N = Number(process.env.UPSTREAM_N ?? 2000);
 const TRACKED = Number(process.env.UPSTREAM_TRACKED ?? 50);
@@ -61,6 +61,12 @@ async function timedImport(local: Service, prefix: string, providerId: number, n
   }
 }
 
+/** CPU seconds used so far by one instance: its node process and its Temporal dev server (found by its DATA_DIR). */
+function instanceCpu(service: Service, pid: number | undefined): number {
+  const pids = [...(pid ? [pid] : []), ...findProcesses('temporal', 'server', service.dataDir)];
+  return pids.reduce((sum, p) => sum + (processCpuSeconds(p) ?? 0), 0);
+}
+
 const lookupsSpent = async (db: Database, providerId: number) =>
   Number((await db.query<{ n: string }>(`SELECT coalesce(sum(calls), 0) AS n FROM carrier_call_windows WHERE provider_id = $1 AND kind = 'lookup'`, [providerId])).rows[0].n);
 
@@ -90,17 +96,33 @@ async function main(): Promise<void> {
     const providerId = account.json.data.provider_id as number;
     console.log(`cpus ${cpus().length}, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}; ${N} orders per import; worker on PostgreSQL, remote on PGlite, both with their embedded Temporal dev server`);
 
+    const cpu = () => ({ local: instanceCpu(local, localProc.pid), remote: instanceCpu(remote, remoteProc.pid) });
+    const cpu0 = cpu();
     const sandbox = await timedImport(local, 'SBX', 1, N);
+    const cpu1 = cpu();
     const lookupsBefore = await lookupsSpent(localDb, providerId);
     const upstream = await timedImport(local, 'UPS', providerId, N);
+    const cpu2 = cpu();
     const lookupsAfterImport = await lookupsSpent(localDb, providerId);
+    const ms = (seconds: number) => fmt((seconds * 1000) / N);
     printTable(
-      ['import with processing', 'orders', 'processed', 'failed', 'seconds', 'orders/s', 'ratio'],
+      ['import with processing', 'orders', 'processed', 'failed', 'seconds', 'orders/s', 'ratio', 'worker CPU ms/order', 'remote CPU ms/order'],
       [
-        ['sandbox carrier (baseline)', N, sandbox.counts.processed, sandbox.counts.failed, fmt(sandbox.seconds), fmt(N / sandbox.seconds), '1.00×'],
-        ['remote consignment service', N, upstream.counts.processed, upstream.counts.failed, fmt(upstream.seconds), fmt(N / upstream.seconds), `${(sandbox.seconds / upstream.seconds).toFixed(2)}×`],
+        ['sandbox carrier (baseline)', N, sandbox.counts.processed, sandbox.counts.failed, fmt(sandbox.seconds), fmt(N / sandbox.seconds), '1.00×', ms(cpu1.local - cpu0.local), ms(cpu1.remote - cpu0.remote)],
+        [
+          'remote consignment service',
+          N,
+          upstream.counts.processed,
+          upstream.counts.failed,
+          fmt(upstream.seconds),
+          fmt(N / upstream.seconds),
+          `${(sandbox.seconds / upstream.seconds).toFixed(2)}×`,
+          ms(cpu2.local - cpu1.local),
+          ms(cpu2.remote - cpu1.remote),
+        ],
       ],
     );
+    console.log('(CPU: each instance\'s node process and Temporal dev server; the worker\'s PostgreSQL backends are not counted)');
     console.log(`remote lookups during the remote import: ${lookupsAfterImport - lookupsBefore} (booking needs none; webhooks naming a status no carrier reports ask nothing)`);
 
     // Statuses: TRACKED consignments of the remote import go through three remote statuses each.
