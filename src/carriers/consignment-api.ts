@@ -334,15 +334,13 @@ export class ConsignmentApiCarrier implements Carrier {
     return res;
   }
 
+  /** Network faults in words that name no host or address: the base_url is part of the credentials. */
   private fault(error: unknown): Error {
     if (error instanceof CarrierBusyError || error instanceof CarrierRefusedError || error instanceof RemoteUnavailableError) return error;
-    if (error instanceof TargetRefusedError) {
-      return new CarrierRefusedError(this.id, `the account's base_url is not allowed: ${error.message} (WEBHOOK_ALLOW_PRIVATE=1 allows private networks)`);
-    }
+    if (error instanceof TargetRefusedError) return new CarrierRefusedError(this.id, outboundFailureText(error));
     if (error instanceof OutboundHttpError) {
-      if (error.transient) return new RemoteUnavailableError(this.id, `the remote did not answer: ${error.message}`);
-      if (error.code === 'INVALID_REQUEST') return new CarrierRefusedError(this.id, error.message);
-      return new RemoteUnavailableError(this.id, `the remote's answer was not usable: ${error.message}`);
+      if (error.code === 'INVALID_REQUEST') return new CarrierRefusedError(this.id, outboundFailureText(error));
+      return new RemoteUnavailableError(this.id, outboundFailureText(error));
     }
     return error instanceof Error ? error : new Error(String(error));
   }
@@ -363,6 +361,20 @@ export class RemoteUnavailableError extends Error {
     super(`carrier ${carrierId}: ${reason}`);
     this.name = 'RemoteUnavailableError';
   }
+}
+
+/**
+ * An outbound failure in words that name no host or address (the account's base_url is part of its
+ * credentials, kept out of responses, logs and workflow histories).
+ */
+export function outboundFailureText(error: unknown): string {
+  if (error instanceof TargetRefusedError) return 'the remote resolves to a private, loopback or link-local address (allowed only with WEBHOOK_ALLOW_PRIVATE=1)';
+  if (error instanceof OutboundHttpError) {
+    if (error.code === 'TIMEOUT') return `the remote did not answer in time (${error.timeout ?? 'deadline'} timeout)`;
+    if (error.code === 'CONNECTION_FAILED' || error.code === 'RESPONSE_INTERRUPTED') return `the remote could not be reached (${error.code})`;
+    return `the remote's answer was not usable (${error.code})`;
+  }
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** Registers the account's status webhook at the remote; returns its webhook id there. */

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { deleteStatusWebhook, registerStatusWebhook, type ConsignmentApiCredentials } from '../carriers/consignment-api';
+import { deleteStatusWebhook, outboundFailureText, registerStatusWebhook, type ConsignmentApiCredentials } from '../carriers/consignment-api';
 import type { CredentialsVault } from '../carriers/credentials-vault';
 import {
   deleteCarrierAccount,
@@ -76,7 +76,7 @@ export function createCarrierAccountService(deps: CarrierAccountServiceDeps) {
       });
       await saveStatusWebhook(deps.db, account.providerId, { id, secretHash: sha256(secret) });
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = outboundFailureText(error);
       hooks.log?.({ providerId: account.providerId, reason }, 'status webhook not registered at the remote');
       await saveStatusWebhook(deps.db, account.providerId, { error: reason });
     }
@@ -127,7 +127,7 @@ export function createCarrierAccountService(deps: CarrierAccountServiceDeps) {
           await deleteStatusWebhook(deps.statusWebhooks.http, credentials as unknown as ConsignmentApiCredentials, webhook.id);
           await saveStatusWebhook(deps.db, providerId, { error: 'deleted with the account' });
         } catch (error) {
-          deps.statusWebhooks.log?.({ providerId, reason: error instanceof Error ? error.message : String(error) }, 'status webhook not deleted at the remote');
+          deps.statusWebhooks.log?.({ providerId, reason: outboundFailureText(error) }, 'status webhook not deleted at the remote');
         }
       }
     },

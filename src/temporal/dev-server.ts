@@ -91,12 +91,18 @@ async function stopChild(child: ChildProcess, exited: Promise<number | null>, pi
   if (pidFile) rmSync(pidFile, { force: true });
 }
 
+/** The process exists and is not a zombie (an orphan that exited but was not reaped holds no port or file). */
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true; // not Linux: signal 0 is all there is
   }
 }
 
@@ -118,6 +124,9 @@ async function stopOrphan(pidFile: string, log: (msg: string) => void): Promise<
     process.kill(pid, 'SIGTERM');
     for (let i = 0; i < 100 && isAlive(pid); i++) await sleep(100);
     if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    // Gone for good before a new server takes its ports and SQLite file (a loaded machine is slow to kill).
+    for (let i = 0; i < 100 && isAlive(pid); i++) await sleep(100);
+    if (isAlive(pid)) throw new Error(`the orphaned temporal dev server (pid ${pid}) did not stop`);
   }
   rmSync(pidFile, { force: true });
 }

@@ -39,12 +39,15 @@ describe('carrier accounts', () => {
       credentials_hint: '****9a21',
       settings: { preference: 1 },
       status: 1,
+      // The remote at 127.0.0.1 is a private address (WEBHOOK_ALLOW_PRIVATE is off here): no status webhook,
+      // and the reason names no host (the base_url is part of the credentials).
+      status_webhook: { registered: false, error: 'the remote resolves to a private, loopback or link-local address (allowed only with WEBHOOK_ALLOW_PRIVATE=1)' },
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
       updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
     });
     expect(data.provider_id).toBeGreaterThan(1000);
     expect(res.body).not.toContain(API_KEY);
-    expect(res.body).not.toContain('127.0.0.1:9');
+    expect(res.body).not.toContain('127.0.0.1');
 
     // At rest: sealed, not readable in the database.
     const { rows } = await svc.db.query<{ credentials: Uint8Array; credentials_hint: string }>('SELECT credentials, credentials_hint FROM carrier_accounts WHERE provider_id = $1', [data.provider_id]);
