@@ -1,10 +1,9 @@
-import { OutboundHttpError, TargetRefusedError, type OutboundHttp, type OutboundResponse } from '../http/outbound';
+import type { OutboundHttp, OutboundResponse } from '../http/outbound';
 import type { DraftInput } from '../domain/draft';
 import { PREFERENCE } from '../domain/draft';
 import { STATUS, STATUS_CATALOG } from '../domain/statuses';
 import { TRACKING_EVENT_STATUS, type TrackingEventName } from '../domain/tracking';
 import {
-  CarrierBusyError,
   CarrierRefusedError,
   type Booking,
   type BookingRequest,
@@ -14,6 +13,7 @@ import {
   type ShipmentRef,
   type TrackingEvent,
 } from './carrier';
+import { carrierCallFault, checkCarrierAnswer } from './carrier-http';
 
 /**
  * The `consignment_api` carrier: a remote shipping service that speaks this very API (docs/carriers.md).
@@ -81,8 +81,6 @@ interface RemoteProcessed {
 /** The webhook our account registers at the remote, and how its deliveries identify themselves. */
 export const STATUS_WEBHOOK_HEADER = 'X-Consignflow-Account-Secret';
 
-const TRANSIENT_STATUSES = new Set([408, 425, 500, 502, 503, 504]);
-const DEFAULT_RETRY_AFTER_MS = 5_000;
 
 /** Our status for a remote history entry: by the settings' number map, else by status name. */
 function ourStatus(entry: { status: number; status_name?: string }, map: Record<string, number> | undefined): number | undefined {
@@ -99,15 +97,6 @@ function parseApiTime(text: string | undefined): Date | undefined {
   if (!text || !/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(text)) return undefined;
   const date = new Date(`${text.replace(' ', 'T')}Z`);
   return Number.isNaN(date.getTime()) ? undefined : date;
-}
-
-function retryAfterMs(header: string | string[] | undefined): number {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (!value) return DEFAULT_RETRY_AFTER_MS;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.max(1_000, seconds * 1_000);
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? DEFAULT_RETRY_AFTER_MS : Math.max(1_000, at - Date.now());
 }
 
 /** The remote's refusal as one line: its messages with their fields. */
@@ -328,53 +317,19 @@ export class ConsignmentApiCarrier implements Carrier {
   }
 
   private checked<R extends OutboundResponse<unknown>>(res: R): R {
-    if (res.status === 429) throw new CarrierBusyError(this.id, retryAfterMs(res.headers['retry-after']), 'the remote rate limit was reached');
-    if (TRANSIENT_STATUSES.has(res.status)) throw new RemoteUnavailableError(this.id, `the remote answered HTTP ${res.status}`);
-    if (res.status === 401 || res.status === 403) throw new CarrierRefusedError(this.id, `the remote refused the account's API key (HTTP ${res.status})`);
-    return res;
+    return checkCarrierAnswer(this.id, res, { name: 'the remote', secret: 'API key' });
   }
 
-  /** Network faults in words that name no host or address: the base_url is part of the credentials. */
   private fault(error: unknown): Error {
-    if (error instanceof CarrierBusyError || error instanceof CarrierRefusedError || error instanceof RemoteUnavailableError) return error;
-    if (error instanceof TargetRefusedError) return new CarrierRefusedError(this.id, outboundFailureText(error));
-    if (error instanceof OutboundHttpError) {
-      if (error.code === 'INVALID_REQUEST') return new CarrierRefusedError(this.id, outboundFailureText(error));
-      return new RemoteUnavailableError(this.id, outboundFailureText(error));
-    }
-    return error instanceof Error ? error : new Error(String(error));
+    return carrierCallFault(this.id, error);
   }
+
 }
 
 /** A refusal reads as "nothing to tell"; a fault a retry can fix propagates. */
 function refusedAsUndefined(error: unknown): undefined {
   if (error instanceof CarrierRefusedError) return undefined;
   throw error;
-}
-
-/** The remote did not answer, or answered with a fault a retry can fix. */
-export class RemoteUnavailableError extends Error {
-  constructor(
-    readonly carrierId: number,
-    reason: string,
-  ) {
-    super(`carrier ${carrierId}: ${reason}`);
-    this.name = 'RemoteUnavailableError';
-  }
-}
-
-/**
- * An outbound failure in words that name no host or address (the account's base_url is part of its
- * credentials, kept out of responses, logs and workflow histories).
- */
-export function outboundFailureText(error: unknown): string {
-  if (error instanceof TargetRefusedError) return 'the remote resolves to a private, loopback or link-local address (allowed only with WEBHOOK_ALLOW_PRIVATE=1)';
-  if (error instanceof OutboundHttpError) {
-    if (error.code === 'TIMEOUT') return `the remote did not answer in time (${error.timeout ?? 'deadline'} timeout)`;
-    if (error.code === 'CONNECTION_FAILED' || error.code === 'RESPONSE_INTERRUPTED') return `the remote could not be reached (${error.code})`;
-    return `the remote's answer was not usable (${error.code})`;
-  }
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Registers the account's status webhook at the remote; returns its webhook id there. */

@@ -1,8 +1,7 @@
 import type { DraftInput, ItemInput, PartyInput } from '../domain/draft';
-import { OutboundHttpError, TargetRefusedError, type OutboundHttp, type OutboundResponse } from '../http/outbound';
+import type { OutboundHttp, OutboundResponse } from '../http/outbound';
 import type { TrackingEventName } from '../domain/tracking';
 import {
-  CarrierBusyError,
   CarrierRefusedError,
   type Booking,
   type BookingRequest,
@@ -13,7 +12,7 @@ import {
   type ShipmentSpec,
   type TrackingEvent,
 } from './carrier';
-import { outboundFailureText, RemoteUnavailableError } from './consignment-api';
+import { carrierCallFault, checkCarrierAnswer } from './carrier-http';
 
 /**
  * DHL Express through the MyDHL API (OpenAPI 3.1.1, `dpdhl-express-api-3.1.1_swagger.yaml`): rates
@@ -283,17 +282,9 @@ export class DhlExpressCarrier implements Carrier {
         ...(json === undefined ? {} : { json }),
       });
     } catch (error) {
-      if (error instanceof TargetRefusedError) throw new CarrierRefusedError(this.id, outboundFailureText(error));
-      if (error instanceof OutboundHttpError && error.code === 'INVALID_REQUEST') throw new CarrierRefusedError(this.id, outboundFailureText(error));
-      throw new RemoteUnavailableError(this.id, outboundFailureText(error));
+      throw carrierCallFault(this.id, error);
     }
-    if (res.status === 429) {
-      const after = Number(res.headers['retry-after']);
-      throw new CarrierBusyError(this.id, Number.isFinite(after) && after > 0 ? after * 1000 : 5_000, 'DHL Express rate limit');
-    }
-    if (res.status >= 500 || res.status === 408) throw new RemoteUnavailableError(this.id, `DHL Express answered HTTP ${res.status}${res.body?.detail ? `: ${res.body.detail}` : ''}`);
-    if (res.status === 401 || res.status === 403) throw new CarrierRefusedError(this.id, `DHL Express refused the account's credentials (HTTP ${res.status})`);
-    return res;
+    return checkCarrierAnswer(this.id, res, { name: 'DHL Express', secret: 'credentials' });
   }
 }
 

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { deleteStatusWebhook, outboundFailureText, registerStatusWebhook, type ConsignmentApiCredentials } from '../carriers/consignment-api';
+import { outboundFailureText } from '../carriers/carrier-http';
+import { deleteStatusWebhook, registerStatusWebhook, type ConsignmentApiCredentials } from '../carriers/consignment-api';
 import type { CredentialsVault } from '../carriers/credentials-vault';
 import {
   deleteCarrierAccount,

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CarrierBusyError, CarrierRefusedError, type BookingRequest } from '../../../src/carriers/carrier';
+import { RemoteUnavailableError } from '../../../src/carriers/carrier-http';
 import {
   ConsignmentApiCarrier,
-  RemoteUnavailableError,
   STATUS_WEBHOOK_HEADER,
   deleteStatusWebhook,
   registerStatusWebhook,

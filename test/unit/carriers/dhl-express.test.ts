@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { CarrierBusyError, CarrierRefusedError, type BookingRequest } from '../../../src/carriers/carrier';
-import { RemoteUnavailableError } from '../../../src/carriers/consignment-api';
+import { RemoteUnavailableError } from '../../../src/carriers/carrier-http';
 import { DhlExpressCarrier, INCOTERM_OF_TYPE } from '../../../src/carriers/dhl-express';
 import { createOutboundHttp } from '../../../src/http/outbound';
 import { startMyDhlDouble, type MyDhlDouble } from '../../support/carriers/mydhl-double';
