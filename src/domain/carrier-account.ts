@@ -6,7 +6,7 @@ import { EXPECTED_INTEGER, parseOrRefuse } from './validation';
  * Carrier accounts: a customer's own credentials for a carrier kind, with a provider id of their own. The
  * kinds this service can connect; each declares the credentials and settings it takes.
  */
-export const CARRIER_KINDS = ['consignment_api'] as const;
+export const CARRIER_KINDS = ['consignment_api', 'dhl_express'] as const;
 export type CarrierKind = (typeof CARRIER_KINDS)[number];
 
 export const CARRIER_ACCOUNT_STATUS = { DISABLED: 0, ACTIVE: 1 } as const;
@@ -35,6 +35,21 @@ const KINDS = {
       })
       // As in drafts: a specific preference names its provider.
       .refine((s) => s.preference !== 0 || s.provider_id !== undefined, { path: ['provider_id'], params: { code: 'PREFERENCE_RULE' } }),
+  },
+  /** DHL Express through the MyDHL API: the API user of the account's MyDHL developer app, and the DHL account number. */
+  dhl_express: {
+    credentials: z.strictObject({
+      username: z.string().trim().min(1).max(100),
+      password: z.string().min(1).max(200),
+      account_number: z.string().trim().regex(/^[0-9A-Za-z]{1,12}$/),
+    }),
+    settings: z.strictObject({
+      /** the carrier's test (default) or production endpoint, or a test double */
+      base_url: z.url({ protocol: /^https?$/ }).max(2048).optional(),
+      /** MyDHL product codes when the account needs other than EXPRESS DOMESTIC (N) / EXPRESS WORLDWIDE (P) */
+      product_domestic: z.string().trim().regex(/^[0-9A-Z]{1,6}$/).optional(),
+      product_international: z.string().trim().regex(/^[0-9A-Z]{1,6}$/).optional(),
+    }),
   },
 } satisfies Record<CarrierKind, { credentials: z.ZodType; settings: z.ZodType }>;
 
@@ -73,6 +88,6 @@ export function parseCarrierAccountInput(body: unknown, mode: 'create' | 'replac
 
 /** What a response may show of the credentials: the last four characters of the secret, nothing else. */
 export function credentialsHint(kind: CarrierKind, credentials: Record<string, unknown>): string {
-  const secret = kind === 'consignment_api' ? String(credentials.api_key ?? '') : '';
+  const secret = String((kind === 'consignment_api' ? credentials.api_key : credentials.password) ?? '');
   return secret.length >= 8 ? `****${secret.slice(-4)}` : '****';
 }

@@ -1,5 +1,6 @@
 import { CarrierBusyError, type Carrier } from '../carriers/carrier';
 import { ConsignmentApiCarrier, type ConsignmentApiCredentials, type ConsignmentApiSettings } from '../carriers/consignment-api';
+import { DhlExpressCarrier, type DhlExpressCredentials, type DhlExpressSettings } from '../carriers/dhl-express';
 import type { CredentialsVault } from '../carriers/credentials-vault';
 import type { CarrierRegistry } from '../carriers/registry';
 import { findCarrierAccount, findCarrierAccountForCarrier, listAllCarrierAccounts, type CarrierAccountRecord } from '../db/carrier-accounts.repository';
@@ -59,8 +60,12 @@ export function createProviderService(deps: ProviderServiceDeps) {
     logo: logoOf(a.providerId),
     carrier: a.carrier,
     status: a.status,
-    // consignment_api: priced by the remote when it books; cancels as the remote decides; statuses by lookup after its webhook.
-    supports: { quotes: false, cancel_in_transit: true, push_tracking: a.statusWebhook.registered },
+    supports:
+      a.carrier === 'consignment_api'
+        ? // priced by the remote when it books; cancels as the remote decides; statuses by lookup after its webhook
+          { quotes: false, cancel_in_transit: true, push_tracking: a.statusWebhook.registered }
+        : // dhl_express: rates are an HTTP call (not yet in cheapest/fastest); no cancel once DHL holds the parcel; polled
+          { quotes: false, cancel_in_transit: false, push_tracking: false },
   });
 
   /** Built carriers of accounts, rebuilt when the account changed (credentials or settings). */
@@ -103,7 +108,7 @@ export function createProviderService(deps: ProviderServiceDeps) {
       const own = deps.registry.get(providerId);
       if (own) return own;
       const account = await findCarrierAccountForCarrier(deps.db, providerId);
-      if (account?.carrier !== 'consignment_api') return undefined;
+      if (!account) return undefined;
       const cached = built.get(providerId);
       if (cached && cached.updatedAt === account.updatedAt) return cached.carrier;
       const credentials = deps.vault.open(account.sealed, sealingContext(providerId, account.customerId, account.carrier));
@@ -116,15 +121,15 @@ export function createProviderService(deps: ProviderServiceDeps) {
         });
         if (!taken.allowed) throw new CarrierBusyError(providerId, taken.retryAfterMs, 'the account’s lookup budget for this window is spent');
       };
-      const carrier = new ConsignmentApiCarrier({
-        providerId,
-        name: accountName(account),
-        logoUrl: logoOf(providerId),
-        credentials: credentials as unknown as ConsignmentApiCredentials,
-        settings: account.settings as ConsignmentApiSettings,
-        http: deps.http,
-        lookupBudget,
-      });
+      const identity = { providerId, name: accountName(account), logoUrl: logoOf(providerId), http: deps.http };
+      let carrier: Carrier;
+      if (account.carrier === 'consignment_api') {
+        carrier = new ConsignmentApiCarrier({ ...identity, credentials: credentials as unknown as ConsignmentApiCredentials, settings: account.settings as ConsignmentApiSettings, lookupBudget });
+      } else if (account.carrier === 'dhl_express') {
+        carrier = new DhlExpressCarrier({ ...identity, credentials: credentials as unknown as DhlExpressCredentials, settings: account.settings as DhlExpressSettings });
+      } else {
+        return undefined;
+      }
       built.set(providerId, { updatedAt: account.updatedAt, carrier });
       return carrier;
     },

@@ -56,6 +56,22 @@ describe('parseCarrierAccountInput', () => {
   });
 });
 
+describe('dhl_express accounts', () => {
+  it('take the MyDHL API user, password and account number, and the endpoint and product codes as settings', () => {
+    const dhl = { carrier: 'dhl_express', credentials: { username: 'apiuser', password: 'Sup3r$ecret!', account_number: '123456789' }, settings: { base_url: 'https://express.api.dhl.com/mydhlapi', product_international: 'P' } };
+    expect(parseCarrierAccountInput(dhl, 'create')).toEqual({ ...dhl, description: '', status: 1 });
+    expect(issuesOf({ ...dhl, credentials: { ...dhl.credentials, account_number: '12 34' } })).toEqual([{ code: 'INVALID_CHOICE', field: 'credentials.account_number' }]);
+    expect(issuesOf({ ...dhl, settings: { product_domestic: 'toolong1' } })).toEqual([{ code: 'INVALID_CHOICE', field: 'settings.product_domestic' }]);
+    expect(issuesOf({ ...dhl, credentials: { api_key: 'x' } })).toEqual([
+      { code: 'NOT_BLANK', field: 'credentials.username' },
+      { code: 'NOT_BLANK', field: 'credentials.password' },
+      { code: 'NOT_BLANK', field: 'credentials.account_number' },
+      { code: 'UNKNOWN_FIELD', field: 'credentials.api_key' },
+    ]);
+    expect(credentialsHint('dhl_express', dhl.credentials)).toBe('****ret!');
+  });
+});
+
 describe('credentialsHint', () => {
   it('shows the last four characters of a long enough secret, nothing of a short one', () => {
     expect(credentialsHint('consignment_api', { api_key: 'abcdef123456' })).toBe('****3456');

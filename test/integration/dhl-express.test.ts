@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { draftBody, party } from '../support/consignments';
+import { startMyDhlDouble, type MyDhlDouble } from '../support/carriers/mydhl-double';
+import { startTestService, type TestService } from '../support/test-service';
+import { waitFor } from '../support/wait';
+
+/**
+ * A `dhl_express` carrier account through our HTTP API, its base_url pointing at the MyDHL test double (which
+ * checks every request against the carrier's OpenAPI document): an international draft with GTIP is booked
+ * with its customs data, the label DHL returned is ours, tracking follows DHL's checkpoints.
+ */
+let svc: TestService;
+let dhl: MyDhlDouble;
+let key: string;
+let providerId: number;
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+beforeAll(async () => {
+  dhl = await startMyDhlDouble();
+  // The double listens on loopback: private targets allowed; polling every 300 ms.
+  svc = await startTestService({ WEBHOOK_ALLOW_PRIVATE: '1', CARRIER_POLL_INTERVAL_MS: '300' });
+  ({ apiKey: key } = await svc.customer('DHL shipper'));
+});
+afterAll(async () => {
+  await svc?.stop();
+  await dhl?.close();
+});
+
+const call = (method: 'GET' | 'POST', url: string, payload?: object) => svc.request({ method, url: `/api/v1${url}`, apiKey: key, payload });
+
+const international = (reference: string) =>
+  draftBody({
+    preference: 0,
+    provider_id: providerId,
+    reference_no: reference,
+    invoice_number: `INV-${reference}`,
+    consignee: { ...party('Berlin', { name: 'Jana Schmidt', country: 'DE', address: 'Invalidenstraße 117' }), postal_code: '10115' },
+    packages: [
+      {
+        package_type: 1,
+        weight: 2,
+        length: 30,
+        width: 20,
+        height: 15,
+        items: [{ description: 'Kilim yastık kılıfı', gtip: '630493000000', origin: 'TR', currency_code: 'EUR', unit_price: 24.5, quantity: 2 }],
+      },
+    ],
+  });
+
+describe('a DHL Express carrier account', () => {
+  it('is connected with its MyDHL credentials, masked, and listed as a provider that cannot cancel in transit', async () => {
+    const res = await call('POST', '/carrier-accounts', {
+      carrier: 'dhl_express',
+      description: 'DHL Express TR',
+      credentials: { username: dhl.username, password: dhl.password, account_number: '123456789' },
+      settings: { base_url: dhl.baseUrl },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.body).not.toContain(dhl.password);
+    providerId = res.json().data.provider_id;
+    const providers = (await call('GET', '/providers')).json().data as Json[];
+    expect(providers.find((p) => p.id === providerId)).toMatchObject({ carrier: 'dhl_express', supports: { quotes: false, cancel_in_transit: false, push_tracking: false } });
+
+    const bad = await call('POST', '/carrier-accounts', { carrier: 'dhl_express', credentials: { username: 'u', password: 'p', account_number: 'not a number!' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors[0].field).toBe('credentials.account_number');
+  });
+
+  it('books an international draft with its customs data and keeps the label DHL returned; tracking follows DHL', async () => {
+    const created = await call('POST', '/consignments/draft', international('DHL-1'));
+    expect(created.statusCode).toBe(201);
+    const processed = await call('POST', `/consignments/draft/${created.json().data.id}/start-process`);
+    expect(processed.statusCode).toBe(200);
+    const done = processed.json().data as Json;
+
+    const sent = dhl.requests.find((r) => r.operation === 'shipments.create')!;
+    expect(sent.validationErrors).toEqual([]);
+    const content = (sent.body as Json).content;
+    expect(content).toMatchObject({ isCustomsDeclarable: true, incoterm: 'DDU', declaredValue: 49, declaredValueCurrency: 'EUR' });
+    expect(content.exportDeclaration.lineItems[0]).toMatchObject({ commodityCodes: [{ typeCode: 'outbound', value: '630493000000' }], manufacturerCountry: 'TR' });
+    expect(content.exportDeclaration.invoice.number).toBe('INV-DHL-1');
+
+    expect(done.providerTrackingCode).toMatch(/^\d{10}$/);
+    expect(dhl.shipments.has(done.providerTrackingCode)).toBe(true);
+    expect(done.contentType).toBe('application/pdf');
+    expect(Buffer.from(done.base64label, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+
+    dhl.setTracking(done.providerTrackingCode, 'delivered');
+    await waitFor('DHL’s delivery checkpoint', async () => ((await call('GET', `/consignments/${done.consignment}/details`)).json().data.status === 7 ? true : undefined), { timeoutMs: 60_000 });
+  });
+
+  it('answers a DHL refusal in our envelope with DHL’s reason, leaving the draft a draft', async () => {
+    const created = await call('POST', '/consignments/draft', international('DHL-2'));
+    dhl.failNext({ kind: 'refusal', preset: 'serviceNotAvailableForRoute' }, { operation: 'shipments.create' });
+    const processed = await call('POST', `/consignments/draft/${created.json().data.id}/start-process`);
+    expect(processed.statusCode).toBe(400);
+    expect(processed.json().errors[0]).toMatchObject({ field: 'provider_id', message: expect.stringContaining('7008') });
+    expect((await call('GET', `/consignments/${created.json().data.id}/details`)).json().data.status).toBe(24);
+  });
+
+  it('cancels before pickup by voiding our label (DHL has no shipment cancel)', async () => {
+    const created = await call('POST', '/consignments/draft', international('DHL-3'));
+    const processed = await call('POST', `/consignments/draft/${created.json().data.id}/start-process`);
+    expect(processed.statusCode).toBe(200);
+    const cancelled = await call('POST', `/consignments/${created.json().data.id}/cancel`);
+    expect(cancelled.statusCode).toBe(200);
+    expect((await call('GET', `/consignments/${created.json().data.id}/details`)).json().data.status).toBe(10);
+  });
+});
