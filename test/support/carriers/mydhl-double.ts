@@ -119,6 +119,8 @@ export interface MyDhlDoubleOptions {
   currency?: string;
   /** the products /rates may offer (default: DEFAULT_PRODUCTS) */
   products?: DoubleProduct[];
+  /** loopback port to listen on (default: any free one) */
+  port?: number;
 }
 
 export interface DoubleProduct {
@@ -853,7 +855,7 @@ export async function startMyDhlDouble(options: MyDhlDoubleOptions = {}): Promis
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   baseUrl = `${origin}${basePath}`;
 

@@ -1,0 +1,37 @@
+/**
+ * The MyDHL API test double as a standalone server, to try a `dhl_express` carrier account by hand
+ * (docs/carriers.md, "Try DHL Express locally"). Prints every request it receives with its contract check;
+ * type `deliver <waybill>` (then Enter) to make a shipment's tracking reach DHL's delivered checkpoint.
+ *
+ *   PORT=9401 npx tsx test/support/carriers/serve-mydhl-double.ts
+ */
+import { createInterface } from 'node:readline';
+import { startMyDhlDouble } from './mydhl-double';
+
+async function main(): Promise<void> {
+  const dhl = await startMyDhlDouble({ port: Number(process.env.PORT ?? 9401) });
+  console.log(`MyDHL API test double at ${dhl.baseUrl}`);
+  console.log(`credentials: username ${dhl.username}, password ${dhl.password}; any account number`);
+  let shown = 0;
+  setInterval(() => {
+    for (const r of dhl.requests.slice(shown)) {
+      const verdict = r.validationErrors.length ? `contract violations: ${r.validationErrors.join('; ')}` : 'within the contract';
+      console.log(`${r.method} ${r.path} → ${r.status ?? '…'} (${verdict})`);
+      const content = (r.body as { content?: { incoterm?: string; exportDeclaration?: { lineItems?: unknown[] } } } | undefined)?.content;
+      if (r.operation === 'shipments.create' && content) console.log(`  incoterm ${content.incoterm}, customs line items ${JSON.stringify(content.exportDeclaration?.lineItems ?? [])}`);
+    }
+    shown = dhl.requests.length;
+  }, 250).unref();
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    const [command, waybill] = line.trim().split(/\s+/);
+    if (command === 'deliver' && waybill) {
+      dhl.setTracking(waybill, 'delivered');
+      console.log(`${waybill}: tracking now ends with DHL's delivered checkpoint (OK)`);
+    }
+  });
+  const stop = () => void dhl.close().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+void main();
