@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { CarrierBusyError, CarrierRefusedError, type Carrier } from '../src/carriers/carrier';
 import { findBooking, markBookingCancelled, saveBooking } from '../src/db/carrier-bookings.repository';
@@ -31,6 +32,15 @@ function carrierCall<T>(fn: () => Promise<T>): Promise<T> {
   });
 }
 
+/** The activity's attempt (1 outside an activity, e.g. when a test calls it directly). */
+function currentAttempt(): number {
+  try {
+    return Context.current().info.attempt;
+  } catch {
+    return 1;
+  }
+}
+
 /** Calls to carriers. Bookings are keyed by the consignment uuid, so a retry never books twice. */
 export function createCarrierActivities({ db, providers }: CarrierActivityDeps) {
   const carrierFor = async (providerId: number): Promise<Carrier> => {
@@ -52,6 +62,7 @@ export function createCarrierActivities({ db, providers }: CarrierActivityDeps) 
           draft: request.draft,
           reference: request.reference,
           labelFormat: request.labelFormat,
+          attempt: currentAttempt(),
         });
         const booked: BookedShipment = {
           providerId: carrier.id,
@@ -63,6 +74,7 @@ export function createCarrierActivities({ db, providers }: CarrierActivityDeps) 
           serviceName: booking.cost.serviceName,
           carrierReference: booking.carrierReference ?? null,
           carrierLabel: booking.label !== undefined,
+          ...(booking.pieceBarcodes?.length ? { pieceBarcodes: booking.pieceBarcodes } : {}),
         };
         // The carrier's label stays here (bytes do not belong in the workflow history); processing stores it.
         await saveBooking(db, request.uuid, booked, booking.label);

@@ -1,7 +1,7 @@
 import { serviceBarcode } from '../src/carriers/barcode';
 import type { CarrierRegistry } from '../src/carriers/registry';
 import { findCarrierLabel } from '../src/db/carrier-bookings.repository';
-import type { ProviderService } from '../src/services/providers.service';
+import { describeChoice, type ProviderService } from '../src/services/providers.service';
 import {
   findConsignment,
   insertDraft,
@@ -155,17 +155,30 @@ export function createConsignmentActivities({ db, carriers, providers }: Consign
             carrierPushes: account?.supportsPush ?? false,
           };
         }
-        const choice = carriers.choose(shipment, preference as 0 | 1 | 2, draft.provider_id);
-        if (!choice) {
-          throw new DomainError('NO_CARRIER_AVAILABLE', { field: 'provider_id', params: { reason: `no carrier takes ${Math.max(weight, desi)} kg from ${shipment.fromCountry} to ${shipment.toCountry}` } });
+        const noCarrier = () =>
+          new DomainError('NO_CARRIER_AVAILABLE', { field: 'provider_id', params: { reason: `no carrier takes ${Math.max(weight, desi)} kg from ${shipment.fromCountry} to ${shipment.toCountry}` } });
+        let providerId: number;
+        let choiceNote: string | undefined;
+        if (preference === PREFERENCE.SPECIFIC) {
+          const choice = await carriers.choose(shipment, preference, draft.provider_id);
+          if (!choice) throw noCarrier();
+          providerId = choice.carrier.id;
+        } else {
+          // Cheapest and fastest compare every provider of the customer that prices: built-in carriers and accounts.
+          const { chosen, considered } = await providers.choose(current.customer_id, shipment, { from: draft.consignor ?? {}, to: draft.consignee ?? {} }, preference as 1 | 2);
+          if (!chosen) throw noCarrier();
+          providerId = chosen.providerId;
+          choiceNote = describeChoice(preference as 1 | 2, chosen, considered);
         }
+        const carrier = await providers.carrierFor(providerId);
         return {
-          draft: { ...draft, provider_id: choice.carrier.id },
+          draft: { ...draft, provider_id: providerId },
           replacePackages: patch?.packages !== undefined,
-          providerId: choice.carrier.id,
+          providerId,
           shipment,
           serviceBarcode: serviceBarcode(current.id),
-          carrierPushes: choice.carrier.supportsPush,
+          carrierPushes: carrier?.supportsPush ?? false,
+          ...(choiceNote ? { choice: choiceNote } : {}),
         };
       });
     },
@@ -192,6 +205,7 @@ export function createConsignmentActivities({ db, carriers, providers }: Consign
           desi,
           packageCount: plan.draft.packages?.length ?? 0,
           createdAt: new Date(),
+          ...(booking.pieceBarcodes?.length ? { pieces: booking.pieceBarcodes } : {}),
         };
         // The carrier's own label when it made one (kept as received, in its one format); ours otherwise.
         const carrierLabel = booking.carrierLabel ? await findCarrierLabel(db, uuid) : undefined;
@@ -223,6 +237,7 @@ export function createConsignmentActivities({ db, carriers, providers }: Consign
             });
             const record = await load(tx, uuid);
             const labelId = await insertLabel(tx, { consignmentId: record.id, providerId: booking.providerId, fileName: `${plan.serviceBarcode}.${pdf ? 'pdf' : 'zpl'}`, trackingCode: booking.trackingCode, pdf, zpl });
+            if (plan.choice) await insertHistory(tx, { consignmentId: record.id, status, message: plan.choice, eventKey: 'carrier-chosen' });
             await insertHistory(tx, { consignmentId: record.id, status, message: `Label created; booked with ${carrierName} (${booking.trackingCode})`, eventKey: 'processed' });
             const eventId = await appendStatusEvent(tx, {
               consignmentId: record.id,

@@ -3,7 +3,7 @@
  * carrier returns), cancel, track. Activities call it through the registry; nothing else talks to a
  * carrier.
  */
-import type { DraftInput } from '../domain/draft';
+import type { DraftInput, PartyInput } from '../domain/draft';
 import type { CarrierLabel, ShipmentSpec } from '../domain/shipment';
 import type { TrackingEventName } from '../domain/tracking';
 
@@ -29,6 +29,17 @@ export interface BookingRequest {
   reference: string;
   /** The label format the caller asked for; a carrier that makes its own label makes this one (or refuses). */
   labelFormat: LabelFormat;
+  /**
+   * 1 for the first try, more when the activity retries: a carrier whose create is not idempotent looks
+   * for what an earlier try may have booked before it creates again.
+   */
+  attempt?: number;
+}
+
+/** The two parties of a shipment, for carriers that price by postal code or city. */
+export interface QuoteParties {
+  from: PartyInput;
+  to: PartyInput;
 }
 
 export type LabelFormat = 'pdf' | 'zpl';
@@ -45,6 +56,8 @@ export interface Booking {
   carrierReference?: string;
   /** The carrier's label, when it makes one; otherwise we render ours. */
   label?: CarrierLabel;
+  /** The barcode the carrier scans on each piece, when it gives each package its own; ours prints one page per piece. */
+  pieceBarcodes?: string[];
 }
 
 /** A booked shipment as tracking and cancelling address it. */
@@ -82,8 +95,11 @@ export interface Carrier {
    * when booking (a remote service) is used when a draft names it.
    */
   readonly supportsQuotes: boolean;
-  /** Price and transit time, or null when the carrier cannot take the shipment (e.g. over its max weight). */
-  quote(s: ShipmentSpec): Quote | null;
+  /**
+   * Price and transit time, or null when the carrier cannot take the shipment (e.g. over its max weight or
+   * outside its area). Carriers that price by address use `parties`.
+   */
+  quote(s: ShipmentSpec, parties?: QuoteParties): Promise<Quote | null>;
   /** Idempotent on `bookingKey`. Throws CarrierRefusedError when the carrier cannot take the shipment. */
   book(req: BookingRequest): Promise<Booking>;
   cancel(req: ShipmentRef & { inTransit: boolean }): Promise<CancelResult>;

@@ -147,7 +147,7 @@ export class ConsignmentApiCarrier implements Carrier {
   }
 
   /** The remote prices when it books: drafts name this account to use it. */
-  quote(): Quote | null {
+  async quote(): Promise<Quote | null> {
     return null;
   }
 

@@ -8,6 +8,7 @@ import {
   type CancelResult,
   type Carrier,
   type Quote,
+  type QuoteParties,
   type ShipmentRef,
   type ShipmentSpec,
   type TrackingEvent,
@@ -18,7 +19,7 @@ import { carrierCallFault, checkCarrierAnswer } from './carrier-http';
  * DHL Express through the MyDHL API (OpenAPI 3.1.1, `dpdhl-express-api-3.1.1_swagger.yaml`): rates
  * (`POST /rates`), shipments with their label (`POST /shipments`), tracking
  * (`GET /shipments/{shipmentTrackingNumber}/tracking`). HTTP Basic on every call, `x-version` required.
- * The contract has no shipment cancel operation: see `cancel`. Not wired to carrier accounts yet (issue 12).
+ * The contract has no shipment cancel operation: see `cancel`.
  */
 
 export const DHL_EXPRESS_TEST_URL = 'https://express.api.dhl.com/mydhlapi/test';
@@ -176,8 +177,7 @@ export class DhlExpressCarrier implements Carrier {
   /** No shipment cancel in the contract: once DHL holds the parcel, cancelling is DHL customer service's business. */
   readonly supportsCancelInTransit = false;
   readonly supportsPush = false;
-  /** Rates are an HTTP call (`rate`); the synchronous quote of the interface cannot make it. */
-  readonly supportsQuotes = false;
+  readonly supportsQuotes = true;
   private readonly base: string;
   private readonly now: () => Date;
 
@@ -189,12 +189,11 @@ export class DhlExpressCarrier implements Carrier {
     this.now = options.now ?? (() => new Date());
   }
 
-  quote(): Quote | null {
-    return null;
-  }
-
-  /** The cheapest product `POST /rates` offers for the shipment (price in the account's billing currency). */
-  async rate(spec: ShipmentSpec, parties: { from: PartyInput; to: PartyInput }): Promise<Quote | null> {
+  /**
+   * The cheapest product `POST /rates` offers for the shipment (price in the account's billing currency), or
+   * null when DHL Express offers none for the route.
+   */
+  async quote(spec: ShipmentSpec, parties: QuoteParties = { from: {}, to: {} }): Promise<Quote | null> {
     const res = await this.call<{ products?: { productName?: string; totalPrice?: { currencyType?: string; priceCurrency?: string; price?: number }[]; deliveryCapabilities?: { totalTransitDays?: number } }[] }>('POST', '/rates', {
       customerDetails: {
         shipperDetails: { postalCode: parties.from.postal_code ?? '', cityName: parties.from.city ?? '', countryCode: spec.fromCountry },

@@ -49,22 +49,29 @@ export class CarrierRegistry {
    * 2: the shortest transit; tie → cheaper, then lower id.
    * null when no carrier can take it. Costs are compared as numbers: all carriers quote in TRY.
    */
-  choose(spec: ShipmentSpec, preference: Preference, providerId?: number | null): CarrierChoice | null {
+  async choose(spec: ShipmentSpec, preference: Preference, providerId?: number | null): Promise<CarrierChoice | null> {
     if (preference === PREFERENCE.SPECIFIC) {
       const carrier = providerId == null ? undefined : this.byId.get(providerId);
-      const quote = carrier?.quote(spec);
+      const quote = await carrier?.quote(spec);
       return carrier && quote ? { carrier, quote } : null;
     }
     const candidates: CarrierChoice[] = [];
     for (const carrier of this.all()) {
-      const quote = carrier.quote(spec);
+      const quote = await carrier.quote(spec);
       if (quote) candidates.push({ carrier, quote });
     }
-    const order =
-      preference === PREFERENCE.CHEAPEST
-        ? (a: CarrierChoice, b: CarrierChoice) => a.quote.baseCost - b.quote.baseCost || a.carrier.id - b.carrier.id
-        : (a: CarrierChoice, b: CarrierChoice) =>
-            a.quote.transitDays - b.quote.transitDays || a.quote.baseCost - b.quote.baseCost || a.carrier.id - b.carrier.id;
-    return candidates.sort(order)[0] ?? null;
+    return bestQuote(candidates, preference);
   }
+}
+
+/**
+ * The preferred of quoted candidates: 1 the cheapest (tie → lower id), 2 the shortest transit (tie →
+ * cheaper, then lower id). Costs are compared as numbers: callers pass quotes in one currency.
+ */
+export function bestQuote<T extends { quote: Quote; carrier: { id: number } }>(candidates: readonly T[], preference: Preference): T | null {
+  const order =
+    preference === PREFERENCE.FASTEST
+      ? (a: T, b: T) => a.quote.transitDays - b.quote.transitDays || a.quote.baseCost - b.quote.baseCost || a.carrier.id - b.carrier.id
+      : (a: T, b: T) => a.quote.baseCost - b.quote.baseCost || a.carrier.id - b.carrier.id;
+  return [...candidates].sort(order)[0] ?? null;
 }

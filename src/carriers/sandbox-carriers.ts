@@ -150,7 +150,7 @@ class SandboxCarrier implements Carrier {
     this.supportsCancelInTransit = config.supportsCancelInTransit;
   }
 
-  quote(s: ShipmentSpec): Quote | null {
+  async quote(s: ShipmentSpec): Promise<Quote | null> {
     const assessed = this.assess(s);
     return 'quote' in assessed ? assessed.quote : null;
   }

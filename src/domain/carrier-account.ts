@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { DomainError } from './errors';
+import { DomainError, type Issue } from './errors';
 import { EXPECTED_INTEGER, parseOrRefuse } from './validation';
 
 /**
  * Carrier accounts: a customer's own credentials for a carrier kind, with a provider id of their own. The
  * kinds this service can connect; each declares the credentials and settings it takes.
  */
-export const CARRIER_KINDS = ['consignment_api', 'dhl_express'] as const;
+export const CARRIER_KINDS = ['consignment_api', 'dhl_express', 'sendeo'] as const;
 export type CarrierKind = (typeof CARRIER_KINDS)[number];
 
 export const CARRIER_ACCOUNT_STATUS = { DISABLED: 0, ACTIVE: 1 } as const;
@@ -51,6 +51,34 @@ const KINDS = {
       product_international: z.string().trim().regex(/^[0-9A-Z]{1,6}$/).optional(),
     }),
   },
+  /** Sendeo (Kolay Gelsin): the token, customer id and sender address id Kolay Gelsin hands out. */
+  sendeo: {
+    credentials: z.strictObject({
+      token: z.string().trim().min(1).max(2048),
+      customer_id: integer().positive(),
+      address_id: integer().positive(),
+      /** what the account's webhook in Kolay Gelsin's portal sends: the Basic auth password or the hash value */
+      webhook_secret: z.string().min(16).max(200).optional(),
+    }),
+    settings: z.strictObject({
+      base_url: z.url({ protocol: /^https?$/ }).max(2048).optional(),
+      paying_party: z.literal([1, 2]).optional(),
+      /** the account's prices (Sendeo has no rating operation): bands by chargeable weight, kg or desi, whichever is greater */
+      rates: z
+        .strictObject({
+          currency: z.string().regex(/^[A-Z]{3}$/).optional(),
+          transit_days: integer().min(0).max(60).optional(),
+          bands: z
+            .array(z.strictObject({ up_to: z.number().positive().max(100_000), price: z.number().nonnegative().max(1_000_000) }))
+            .min(1)
+            .max(100)
+            .refine((bands) => bands.every((b, i) => i === 0 || b.up_to > bands[i - 1].up_to), { params: { code: 'NOT_ASCENDING' } }),
+          per_unit_above: z.number().nonnegative().max(1_000_000).optional(),
+          max: z.number().positive().max(100_000).optional(),
+        })
+        .optional(),
+    }),
+  },
 } satisfies Record<CarrierKind, { credentials: z.ZodType; settings: z.ZodType }>;
 
 const accountFields = {
@@ -81,13 +109,25 @@ export function parseCarrierAccountInput(body: unknown, mode: 'create' | 'replac
   const base = parseOrRefuse(schemas[mode], body);
   const kind = KINDS[base.carrier];
   const prefixed = (prefix: string) => (path: PropertyKey[]) => [prefix, ...path.map(String)].join('.');
-  const credentials = base.credentials === undefined ? undefined : parseOrRefuse(kind.credentials, base.credentials, prefixed('credentials'));
-  const settings = parseOrRefuse(kind.settings, base.settings ?? {}, prefixed('settings'));
+  // Credentials and settings are checked both, so one answer names every field at fault.
+  const issues: Issue[] = [];
+  const checked = <T>(parse: () => T): T | undefined => {
+    try {
+      return parse();
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.code !== 'VALIDATION_FAILED') throw error;
+      issues.push(...error.issues);
+      return undefined;
+    }
+  };
+  const credentials = base.credentials === undefined ? undefined : checked(() => parseOrRefuse(kind.credentials, base.credentials, prefixed('credentials')));
+  const settings = checked(() => parseOrRefuse(kind.settings, base.settings ?? {}, prefixed('settings')));
+  if (issues.length || settings === undefined) throw new DomainError('VALIDATION_FAILED', issues);
   return { carrier: base.carrier, description: base.description ?? '', credentials, settings, status: base.status ?? CARRIER_ACCOUNT_STATUS.ACTIVE };
 }
 
 /** What a response may show of the credentials: the last four characters of the secret, nothing else. */
 export function credentialsHint(kind: CarrierKind, credentials: Record<string, unknown>): string {
-  const secret = String((kind === 'consignment_api' ? credentials.api_key : credentials.password) ?? '');
+  const secret = String((kind === 'consignment_api' ? credentials.api_key : kind === 'sendeo' ? credentials.token : credentials.password) ?? '');
   return secret.length >= 8 ? `****${secret.slice(-4)}` : '****';
 }

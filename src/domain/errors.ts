@@ -29,6 +29,7 @@ export const ERROR_CODES = [
   'TOO_SMALL',
   'TOO_LARGE',
   'TOO_MANY_ENTRIES',
+  'NOT_ASCENDING',
   'UNKNOWN_FIELD',
   'INVALID_ID',
   // consignments

@@ -24,6 +24,8 @@ export interface BookedShipment {
   carrierReference?: string | null;
   /** the carrier made the label (kept with the booking, not in the workflow history): it is stored instead of ours */
   carrierLabel?: boolean;
+  /** the barcodes the carrier scans, one per package, when it gives each its own (our label prints a page per piece) */
+  pieceBarcodes?: string[];
 }
 
 /** What processing will do, decided before anything is written or booked. */
@@ -35,6 +37,8 @@ export interface ProcessingPlan {
   serviceBarcode: string;
   /** the carrier pushes its tracking events; otherwise the workflow polls it */
   carrierPushes: boolean;
+  /** how cheapest or fastest chose the carrier, and the quotes it compared (a history entry) */
+  choice?: string;
 }
 
 /** A label the carrier made, kept as received (our label store serves it instead of rendering one). */

@@ -71,6 +71,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, Text> = {
     en: 'This collection should contain {max} elements or less.',
     tr: 'Bu koleksiyon en fazla {max} öğe içermelidir.',
   },
+  NOT_ASCENDING: { en: 'These values should be in ascending order.', tr: 'Bu değerler artan sırada olmalıdır.' },
   UNKNOWN_FIELD: { en: 'This field was not expected.', tr: 'Bu alan beklenmiyordu.' },
   INVALID_ID: { en: 'This value should be a positive integer id.', tr: 'Bu değer pozitif bir tam sayı kimlik olmalıdır.' },
   CONSIGNMENT_NOT_FOUND: { en: 'Consignment not found.', tr: 'Gönderi bulunamadı.' },

@@ -27,4 +27,24 @@ export interface LabelData {
   desi: number;
   packageCount: number;
   createdAt: Date;
+  /**
+   * The barcode the carrier scans on each package, when it gives each its own: one page per piece, each
+   * with its barcode (the first is `barcode`). Absent: one page for the consignment.
+   */
+  pieces?: string[];
 }
+
+/** One printed page: the consignment's data with the barcode of its piece, and which piece it is. */
+export interface LabelPage extends LabelData {
+  piece?: { number: number; of: number };
+}
+
+/** The pages of a label: one per piece when the carrier scans each piece, else one. */
+export function labelPages(data: LabelData): LabelPage[] {
+  const pieces = data.pieces ?? [];
+  if (pieces.length <= 1) return [data];
+  return pieces.map((barcode, i) => ({ ...data, barcode, piece: { number: i + 1, of: pieces.length } }));
+}
+
+/** The header's package count: "2/3 koli / pcs" on a piece's page, "3 koli / pcs" otherwise. */
+export const packageCountText = (page: LabelPage) => `${page.piece ? `${page.piece.number}/${page.piece.of}` : page.packageCount} koli / pcs`;

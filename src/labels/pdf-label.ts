@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { type LabelFonts, sharedLabelFonts } from './fonts';
-import type { LabelData, LabelParty } from './label.types';
+import { labelPages, packageCountText, type LabelData, type LabelPage, type LabelParty } from './label.types';
 import { cityLine, countryLine, formatLabelDate, formatQuantity } from './label-text';
 import { encodeCode128, encodeQr } from './symbols';
 
@@ -53,7 +53,10 @@ export function renderPdfLabel(data: LabelData, options: PdfLabelOptions = {}): 
       const fonts = options.fonts ?? sharedLabelFonts();
       doc.registerFont('regular', fonts.regular);
       doc.registerFont('bold', fonts.bold);
-      drawLabel(doc, data);
+      labelPages(data).forEach((page, i) => {
+        if (i > 0) doc.addPage({ size: [PAGE_WIDTH, PAGE_HEIGHT], margin: 0 });
+        drawLabel(doc, page);
+      });
       doc.end();
     } catch (err) {
       reject(err);
@@ -61,14 +64,14 @@ export function renderPdfLabel(data: LabelData, options: PdfLabelOptions = {}): 
   });
 }
 
-function drawLabel(doc: Doc, d: LabelData): void {
+function drawLabel(doc: Doc, d: LabelPage): void {
   doc.lineWidth(0.8).strokeColor('black').fillColor('black');
 
   // Header: carrier and service, date and package count.
   line(doc, 'bold', 13, d.carrierName, MARGIN, MARGIN, INNER - 90);
   if (d.serviceName) line(doc, 'regular', 7.5, d.serviceName, MARGIN, MARGIN + 17, INNER - 90);
   line(doc, 'regular', 7.5, formatLabelDate(d.createdAt), MARGIN, MARGIN + 2, INNER, 'right');
-  line(doc, 'regular', 7.5, `${d.packageCount} koli / pcs`, MARGIN, MARGIN + 17, INNER, 'right');
+  line(doc, 'regular', 7.5, packageCountText(d), MARGIN, MARGIN + 17, INNER, 'right');
   rule(doc, 38);
 
   drawParty(doc, 'GÖNDERİCİ / FROM', d.consignor, 42, false);

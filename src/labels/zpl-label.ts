@@ -1,4 +1,4 @@
-import type { LabelData, LabelParty } from './label.types';
+import { labelPages, packageCountText, type LabelData, type LabelPage, type LabelParty } from './label.types';
 import { cityLine, countryLine, formatLabelDate, formatQuantity } from './label-text';
 import { encodeCode128 } from './symbols';
 
@@ -67,8 +67,12 @@ function party(title: string, p: LabelParty, top: number, prominent: boolean): s
   ];
 }
 
-/** The label as ZPL II, one command per line, from `^XA` to `^XZ`. */
+/** The label as ZPL II, one command per line, from `^XA` to `^XZ` (one such format per piece when it has pieces). */
 export function renderZplLabel(data: LabelData): string {
+  return labelPages(data).map(renderZplPage).join('');
+}
+
+function renderZplPage(data: LabelPage): string {
   // Module width (^BY) so the barcode and its 10-module quiet zones fill the width, 2–4 dots.
   const modules = encodeCode128(data.barcode).modules;
   const moduleDots = Math.max(2, Math.min(4, Math.floor(INNER / (modules + 20))));
@@ -82,7 +86,7 @@ export function renderZplLabel(data: LabelData): string {
     '^LH0,0',
     text(MARGIN, MARGIN, 44, data.carrierName, { width: INNER - 260 }),
     text(WIDTH - MARGIN - 260, MARGIN + 4, 22, formatLabelDate(data.createdAt), { width: 260, align: 'R' }),
-    text(WIDTH - MARGIN - 260, MARGIN + 40, 22, `${data.packageCount} koli / pcs`, { width: 260, align: 'R' }),
+    text(WIDTH - MARGIN - 260, MARGIN + 40, 22, packageCountText(data), { width: 260, align: 'R' }),
   ];
   if (data.serviceName) lines.push(text(MARGIN, MARGIN + 52, 24, data.serviceName, { width: INNER - 260 }));
   lines.push(

@@ -36,6 +36,9 @@ export interface CarrierAccountServiceDeps {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
+/** The webhook id of accounts whose webhook the customer registers in the carrier's portal (nothing to delete remotely). */
+const PORTAL_WEBHOOK = 'carrier-portal';
+
 /** The additional data a sealed value is bound to: its account, customer and carrier kind. */
 export const sealingContext = (providerId: number, customerId: number, carrier: string): string => `carrier-account:${providerId}:${customerId}:${carrier}`;
 
@@ -64,6 +67,7 @@ export function createCarrierAccountService(deps: CarrierAccountServiceDeps) {
    * the account, its consignments are polled, and a later PUT tries again.
    */
   const connectStatusWebhook = async (account: CarrierAccountRecord, credentials: Record<string, unknown>, previous?: Record<string, unknown>) => {
+    if (account.carrier === 'sendeo') return acceptPortalWebhook(account, credentials);
     const hooks = deps.statusWebhooks;
     if (!hooks || account.carrier !== 'consignment_api') return;
     const old = await findStatusWebhook(deps.db, account.providerId);
@@ -81,6 +85,17 @@ export function createCarrierAccountService(deps: CarrierAccountServiceDeps) {
       hooks.log?.({ providerId: account.providerId, reason }, 'status webhook not registered at the remote');
       await saveStatusWebhook(deps.db, account.providerId, { error: reason });
     }
+  };
+
+  /**
+   * A Sendeo account's webhook is registered by the customer in Kolay Gelsin's portal (the contract has no
+   * operation for it), with the account's `webhook_secret` as its Basic auth password or hash value: we keep
+   * the secret's hash to check deliveries against. Without a secret its consignments are polled.
+   */
+  const acceptPortalWebhook = async (account: CarrierAccountRecord, credentials: Record<string, unknown>) => {
+    const secret = credentials.webhook_secret;
+    if (typeof secret === 'string' && secret) await saveStatusWebhook(deps.db, account.providerId, { id: PORTAL_WEBHOOK, secretHash: sha256(secret) });
+    else await saveStatusWebhook(deps.db, account.providerId, { error: 'no webhook_secret: statuses are polled' });
   };
 
   return {
@@ -123,7 +138,7 @@ export function createCarrierAccountService(deps: CarrierAccountServiceDeps) {
       const webhook = await findStatusWebhook(deps.db, providerId);
       const credentials = webhook?.id ? await credentialsOf(providerId) : undefined;
       if (!(await deleteCarrierAccount(deps.db, caller.customerId, providerId))) throw new DomainError('CARRIER_ACCOUNT_NOT_FOUND');
-      if (webhook?.id && credentials && deps.statusWebhooks) {
+      if (webhook?.id && webhook.id !== PORTAL_WEBHOOK && credentials && deps.statusWebhooks) {
         try {
           await deleteStatusWebhook(deps.statusWebhooks.http, credentials as unknown as ConsignmentApiCredentials, webhook.id);
           await saveStatusWebhook(deps.db, providerId, { error: 'deleted with the account' });
@@ -137,12 +152,12 @@ export function createCarrierAccountService(deps: CarrierAccountServiceDeps) {
      * The account whose status webhook delivery carries `secret` (compared by hash, in constant time); a
      * deleted account's webhook no longer counts.
      */
-    async verifyStatusWebhook(providerId: number, secret: string | undefined): Promise<{ providerId: number; customerId: number } | undefined> {
+    async verifyStatusWebhook(providerId: number, secret: string | undefined): Promise<{ providerId: number; customerId: number; carrier: string } | undefined> {
       if (!secret || !Number.isSafeInteger(providerId) || providerId <= 0 || providerId > 2_147_483_647) return undefined;
       const account = await findCarrierAccountForCarrier(deps.db, providerId);
       if (!account || account.deleted || !account.statusWebhookSecretHash) return undefined;
       const [given, expected] = [Buffer.from(sha256(secret), 'hex'), Buffer.from(account.statusWebhookSecretHash, 'hex')];
-      return given.length === expected.length && timingSafeEqual(given, expected) ? { providerId, customerId: account.customerId } : undefined;
+      return given.length === expected.length && timingSafeEqual(given, expected) ? { providerId, customerId: account.customerId, carrier: account.carrier } : undefined;
     },
 
     credentialsOf,

@@ -15,12 +15,15 @@ class PollingCarrier implements Carrier {
   readonly feed = new Map<string, TrackingEvent[]>();
   polls = 0;
   readonly supportsQuotes = true;
-  quote(s: ShipmentSpec): Quote {
+  async quote(s: ShipmentSpec): Promise<Quote> {
+    return this.price(s);
+  }
+  private price(s: ShipmentSpec): Quote {
     return { providerId: this.id, baseCost: 50 + s.weightKg, currency: 'TRY', transitDays: 2, serviceName: 'Polled' };
   }
   async book(req: { bookingKey: string; shipment: ShipmentSpec }): Promise<Booking> {
     const trackingCode = `PT${req.bookingKey.replace(/-/g, '').slice(0, 10).toUpperCase()}`;
-    return { trackingCode, trackingUrl: `http://carrier.test/${trackingCode}`, pickupBooked: true, bookedAt: new Date(), cost: this.quote(req.shipment) };
+    return { trackingCode, trackingUrl: `http://carrier.test/${trackingCode}`, pickupBooked: true, bookedAt: new Date(), cost: this.price(req.shipment) };
   }
   async cancel() {
     return { accepted: true };

@@ -60,7 +60,7 @@ describe('a DHL Express carrier account', () => {
     expect(res.body).not.toContain(dhl.password);
     providerId = res.json().data.provider_id;
     const providers = (await call('GET', '/providers')).json().data as Json[];
-    expect(providers.find((p) => p.id === providerId)).toMatchObject({ carrier: 'dhl_express', supports: { quotes: false, cancel_in_transit: false, push_tracking: false } });
+    expect(providers.find((p) => p.id === providerId)).toMatchObject({ carrier: 'dhl_express', supports: { quotes: true, cancel_in_transit: false, push_tracking: false } });
 
     const bad = await call('POST', '/carrier-accounts', { carrier: 'dhl_express', credentials: { username: 'u', password: 'p', account_number: 'not a number!' } });
     expect(bad.statusCode).toBe(400);

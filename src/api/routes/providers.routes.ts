@@ -12,6 +12,7 @@ import type { ConsignmentService } from '../../services/consignments.service';
 import type { CarrierAccountService } from '../../services/carrier-accounts.service';
 import type { ProviderService } from '../../services/providers.service';
 import { STATUS_WEBHOOK_HEADER } from '../../carriers/consignment-api';
+import { shipmentIdsInWebhook } from '../../carriers/sendeo';
 
 /** A generic mark for carrier-account providers (their carriers have no logo of ours). */
 const ACCOUNT_LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="160" height="48" viewBox="0 0 160 48" role="img" aria-label="Carrier account">
@@ -20,6 +21,17 @@ const ACCOUNT_LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="160" he
   <text x="40" y="30" font-family="DejaVu Sans, Arial, sans-serif" font-size="13" font-weight="bold" fill="#ffffff">CARRIER</text>
 </svg>
 `;
+
+/**
+ * The secret a status webhook delivery carries: our header (remote consignment services), Kolay Gelsin's
+ * hash header, or the password of Basic auth (the two ways its portal offers).
+ */
+function webhookSecret(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const one = (v: string | string[] | undefined) => (typeof v === 'string' && v.length > 0 && v.length <= 1024 ? v : undefined);
+  const basic = /^Basic\s+([A-Za-z0-9+/=]{1,1024})$/i.exec(one(headers.authorization) ?? '')?.[1];
+  const password = basic === undefined ? undefined : Buffer.from(basic, 'base64').toString('utf8').split(':').slice(1).join(':');
+  return one(headers[STATUS_WEBHOOK_HEADER.toLowerCase()]) ?? one(headers.hash) ?? (password || undefined);
+}
 
 /** The identity a remote's status webhook may carry: the contract does not fix the body, so look where ours puts it. */
 function namesIn(body: unknown): { trackingCode?: string; reference?: string; statusName?: string } {
@@ -100,11 +112,18 @@ export function providerRoutes(deps: {
      * the remote by lookup (the authoritative status).
      */
     app.post<{ Params: { provider_id: string } }>('/carrier-accounts/:provider_id/status-updates', async (request, reply) => {
-      const secret = request.headers[STATUS_WEBHOOK_HEADER.toLowerCase()];
-      const account = await deps.carrierAccounts?.verifyStatusWebhook(Number(request.params.provider_id), typeof secret === 'string' ? secret : undefined);
+      const account = await deps.carrierAccounts?.verifyStatusWebhook(Number(request.params.provider_id), webhookSecret(request.headers));
       if (!account) throw new DomainError('INVALID_CARRIER_TOKEN');
-      const target = await deps.consignments.carrierChanged(account, namesIn(request.body));
-      return reply.code(202).send({ status: true, message: translate(SUCCESS_MESSAGES.EVENTS_ACCEPTED, request.locale), data: { consignment: target?.consignment ?? null } });
+      // A Sendeo delivery names its shipments (tracking codes); a remote consignment service names one consignment.
+      const named = account.carrier === 'sendeo' ? shipmentIdsInWebhook(request.body).map((trackingCode) => ({ trackingCode })) : [namesIn(request.body)];
+      const consignments: number[] = [];
+      for (const names of named) {
+        const target = await deps.consignments.carrierChanged(account, names);
+        if (target) consignments.push(target.consignment);
+      }
+      return reply
+        .code(202)
+        .send({ status: true, message: translate(SUCCESS_MESSAGES.EVENTS_ACCEPTED, request.locale), data: { consignment: consignments[0] ?? null, consignments } });
     });
 
     app.post<{ Params: { id: string } }>('/providers/:id/events', async (request, reply) => {

@@ -432,13 +432,13 @@ describe('remoteDraftBody', () => {
 });
 
 describe('ConsignmentApiCarrier', () => {
-  it('declares what it supports and prices nothing itself', () => {
+  it('declares what it supports and prices nothing itself', async () => {
     const c = carrier();
     expect([c.id, c.name]).toEqual([PROVIDER_ID, 'Our shipping service']);
     expect(c.supportsQuotes).toBe(false);
     expect(c.supportsPush).toBe(false);
     expect(c.supportsCancelInTransit).toBe(true);
-    expect(c.quote()).toBeNull();
+    expect(await c.quote()).toBeNull();
   });
 
   describe('book', () => {

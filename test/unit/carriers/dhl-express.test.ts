@@ -134,7 +134,7 @@ describe('DhlExpressCarrier', () => {
   });
 
   it('rates through POST /rates: the cheapest product offered', async () => {
-    const quote = await carrier().rate(request('international').shipment, { from: party('TR', 'İstanbul', 'A'), to: party('DE', 'Berlin', 'B') });
+    const quote = await carrier().quote(request('international').shipment, { from: party('TR', 'İstanbul', 'A'), to: party('DE', 'Berlin', 'B') });
     const sent = dhl.requests.find((r) => r.operation === 'rates.post')!;
     expect(sent.validationErrors).toEqual([]);
     expect(quote).toMatchObject({ providerId: 1002, serviceName: 'ECONOMY SELECT', currency: 'EUR' });

@@ -24,7 +24,7 @@ function carriers(): { express: Carrier; economy: Carrier } {
 }
 
 describe('sandbox carriers', () => {
-  it('are providers 1 and 2 with absolute logo URLs and their capabilities', () => {
+  it('are providers 1 and 2 with absolute logo URLs and their capabilities', async () => {
     const { express, economy } = carriers();
     expect([express.id, economy.id]).toEqual([SANDBOX_EXPRESS_ID, SANDBOX_ECONOMY_ID]);
     expect([express.id, economy.id]).toEqual([1, 2]);
@@ -36,7 +36,7 @@ describe('sandbox carriers', () => {
     expect(express.supportsPush && economy.supportsPush).toBe(true);
   });
 
-  it('exports an SVG logo per provider', () => {
+  it('exports an SVG logo per provider', async () => {
     expect(SANDBOX_LOGOS[1]).toBe(SANDBOX_EXPRESS_LOGO_SVG);
     expect(SANDBOX_LOGOS[2]).toBe(SANDBOX_ECONOMY_LOGO_SVG);
     for (const svg of [SANDBOX_EXPRESS_LOGO_SVG, SANDBOX_ECONOMY_LOGO_SVG]) {
@@ -45,66 +45,66 @@ describe('sandbox carriers', () => {
     }
   });
 
-  it('refuses a base URL that is not absolute http(s)', () => {
+  it('refuses a base URL that is not absolute http(s)', async () => {
     expect(() => createSandboxCarriers({ publicBaseUrl: '/relative' })).toThrow(/absolute URL/);
     expect(() => createSandboxCarriers({ publicBaseUrl: 'ftp://x.example' })).toThrow(/http/);
   });
 
-  it('price domestic shipments by chargeable weight from their step tables', () => {
+  it('price domestic shipments by chargeable weight from their step tables', async () => {
     const { express, economy } = carriers();
-    expect(express.quote(domestic(0.5))).toEqual({ providerId: 1, baseCost: 95, currency: 'TRY', transitDays: 1, serviceName: 'Express Domestic' });
-    expect(economy.quote(domestic(0.5))).toEqual({ providerId: 2, baseCost: 60, currency: 'TRY', transitDays: 3, serviceName: 'Economy Domestic' });
-    expect(express.quote(domestic(3))?.baseCost).toBe(135);
-    expect(express.quote(domestic(10))?.baseCost).toBe(190);
-    expect(express.quote(domestic(25))?.baseCost).toBe(320);
+    expect((await express.quote(domestic(0.5)))).toEqual({ providerId: 1, baseCost: 95, currency: 'TRY', transitDays: 1, serviceName: 'Express Domestic' });
+    expect((await economy.quote(domestic(0.5)))).toEqual({ providerId: 2, baseCost: 60, currency: 'TRY', transitDays: 3, serviceName: 'Economy Domestic' });
+    expect((await express.quote(domestic(3)))?.baseCost).toBe(135);
+    expect((await express.quote(domestic(10)))?.baseCost).toBe(190);
+    expect((await express.quote(domestic(25)))?.baseCost).toBe(320);
     // 2 kg actual but 12 desi: billed as 12 kg
-    expect(express.quote(domestic(2, 12))?.baseCost).toBe(320);
-    expect(economy.quote(domestic(2, 12))?.baseCost).toBe(210);
+    expect((await express.quote(domestic(2, 12)))?.baseCost).toBe(320);
+    expect((await economy.quote(domestic(2, 12)))?.baseCost).toBe(210);
     // per started kg above 30
-    expect(express.quote(domestic(32.5))?.baseCost).toBe(320 + 3 * 12);
-    expect(economy.quote(domestic(32.5))?.baseCost).toBe(210 + 3 * 8);
+    expect((await express.quote(domestic(32.5)))?.baseCost).toBe(320 + 3 * 12);
+    expect((await economy.quote(domestic(32.5)))?.baseCost).toBe(210 + 3 * 8);
   });
 
-  it('price international shipments higher and slower than domestic', () => {
+  it('price international shipments higher and slower than domestic', async () => {
     const { express, economy } = carriers();
-    expect(express.quote(abroad(0.5))).toEqual({ providerId: 1, baseCost: 780, currency: 'TRY', transitDays: 3, serviceName: 'Express International' });
-    expect(economy.quote(abroad(0.5))).toEqual({ providerId: 2, baseCost: 450, currency: 'TRY', transitDays: 8, serviceName: 'Economy International' });
-    expect(express.quote(abroad(4, 6))?.baseCost).toBe(2300);
+    expect((await express.quote(abroad(0.5)))).toEqual({ providerId: 1, baseCost: 780, currency: 'TRY', transitDays: 3, serviceName: 'Express International' });
+    expect((await economy.quote(abroad(0.5)))).toEqual({ providerId: 2, baseCost: 450, currency: 'TRY', transitDays: 8, serviceName: 'Economy International' });
+    expect((await express.quote(abroad(4, 6)))?.baseCost).toBe(2300);
     for (const c of [express, economy]) {
       for (const kg of [0.5, 3, 8, 20]) {
-        expect(c.quote(abroad(kg))!.baseCost).toBeGreaterThan(c.quote(domestic(kg))!.baseCost);
-        expect(c.quote(abroad(kg))!.transitDays).toBeGreaterThan(c.quote(domestic(kg))!.transitDays);
+        expect((await c.quote(abroad(kg)))!.baseCost).toBeGreaterThan((await c.quote(domestic(kg)))!.baseCost);
+        expect((await c.quote(abroad(kg)))!.transitDays).toBeGreaterThan((await c.quote(domestic(kg)))!.transitDays);
       }
     }
   });
 
-  it('make provider 1 faster and dearer, provider 2 cheaper and slower, in both zones', () => {
+  it('make provider 1 faster and dearer, provider 2 cheaper and slower, in both zones', async () => {
     const { express, economy } = carriers();
     for (const spec of [domestic(0.3), domestic(4), domestic(9), domestic(28), abroad(0.3), abroad(4), abroad(9), abroad(28)]) {
-      const e = express.quote(spec)!;
-      const c = economy.quote(spec)!;
+      const e = (await express.quote(spec))!;
+      const c = (await economy.quote(spec))!;
       expect(e.baseCost).toBeGreaterThan(c.baseCost);
       expect(e.transitDays).toBeLessThan(c.transitDays);
     }
   });
 
-  it('refuse shipments over their maximum chargeable weight', () => {
+  it('refuse shipments over their maximum chargeable weight', async () => {
     const { express, economy } = carriers();
-    expect(express.quote(domestic(70))).toMatchObject({ providerId: 1 });
-    expect(express.quote(domestic(70.5))).toBeNull();
-    expect(economy.quote(domestic(50))).toMatchObject({ providerId: 2 });
-    expect(economy.quote(domestic(51))).toBeNull();
+    expect((await express.quote(domestic(70)))).toMatchObject({ providerId: 1 });
+    expect((await express.quote(domestic(70.5)))).toBeNull();
+    expect((await economy.quote(domestic(50)))).toMatchObject({ providerId: 2 });
+    expect((await economy.quote(domestic(51)))).toBeNull();
     // economy takes at most 30 kg abroad; desi counts too
-    expect(economy.quote(abroad(30))).toMatchObject({ providerId: 2 });
-    expect(economy.quote(abroad(5, 31))).toBeNull();
-    expect(express.quote(abroad(5, 31))).toMatchObject({ providerId: 1 });
+    expect((await economy.quote(abroad(30)))).toMatchObject({ providerId: 2 });
+    expect((await economy.quote(abroad(5, 31)))).toBeNull();
+    expect((await express.quote(abroad(5, 31)))).toMatchObject({ providerId: 1 });
   });
 
-  it('refuse malformed shipments', () => {
+  it('refuse malformed shipments', async () => {
     const { express } = carriers();
-    expect(express.quote({ ...domestic(1), toCountry: '' })).toBeNull();
-    expect(express.quote(domestic(-2))).toBeNull();
-    expect(express.quote(domestic(Number.NaN))).toBeNull();
+    expect((await express.quote({ ...domestic(1), toCountry: '' }))).toBeNull();
+    expect((await express.quote(domestic(-2)))).toBeNull();
+    expect((await express.quote(domestic(Number.NaN)))).toBeNull();
   });
 
   it('book idempotently: the same key gives the same tracking code', async () => {
@@ -119,7 +119,7 @@ describe('sandbox carriers', () => {
     expect(first.trackingCode).toMatch(/^SBE[0-9A-HJKMNP-TV-Z]{10}$/);
     expect(first.trackingUrl).toBe(`${BASE}/api/v1/providers/1/track/${first.trackingCode}`);
     expect(first.bookedAt).toEqual(NOW);
-    expect(first.cost).toEqual(express.quote(domestic(2)));
+    expect(first.cost).toEqual((await express.quote(domestic(2))));
     // other keys and other carriers give other codes
     expect((await express.book({ ...req, bookingKey: `${key}x` })).trackingCode).not.toBe(first.trackingCode);
     const other = await economy.book(req);

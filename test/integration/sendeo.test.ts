@@ -1,0 +1,191 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { draftBody, party } from '../support/consignments';
+import { startSendeoDouble, type SendeoDouble } from '../support/carriers/sendeo-double';
+import { startTestService, type TestService } from '../support/test-service';
+import { waitFor } from '../support/wait';
+
+/**
+ * A `sendeo` carrier account through our HTTP API, its base_url pointing at the Sendeo (Kolay Gelsin) test
+ * double, which checks every request against the schemas written from the carrier's OpenAPI document: a
+ * domestic booking (recipient, then shipment with our piece barcodes), our label with one page per piece,
+ * statuses pushed by its webhook (Basic auth or hash header) and found by status query, cancellation,
+ * and each class of carrier error.
+ */
+let svc: TestService;
+let kg: SendeoDouble;
+let key: string;
+let providerId: number;
+let statusUrl: string;
+const WEBHOOK_SECRET = 'kolay-gelsin-webhook-secret-1';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+beforeAll(async () => {
+  kg = await startSendeoDouble();
+  // The double listens on loopback: private targets allowed. Polling is slow so the webhook is what moves statuses.
+  svc = await startTestService({ WEBHOOK_ALLOW_PRIVATE: '1', CARRIER_POLL_INTERVAL_MS: '600000', CARRIER_WAIT_MS: '4000' });
+  await svc.app.listen({ port: 0, host: '127.0.0.1' });
+  ({ apiKey: key } = await svc.customer('Sendeo shipper'));
+});
+afterAll(async () => {
+  await svc?.stop();
+  await kg?.close();
+});
+
+const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => svc.request({ method, url: `/api/v1${url}`, apiKey: key, payload });
+const details = async (id: number) => (await call('GET', `/consignments/${id}/details`)).json().data as Json;
+
+const domestic = (reference: string, packages = 1) =>
+  draftBody({
+    preference: 0,
+    provider_id: providerId,
+    reference_no: reference,
+    invoice_number: `IRS-${reference}`,
+    consignee: { ...party('Çankaya', { name: 'Şükrü Öztürk', address: 'Atatürk Bulvarı No:5 D:3' }), state: 'Ankara', postal_code: '06420' },
+    packages: Array.from({ length: packages }, (_v, i) => ({ package_type: 1, weight: 1.4 + i, length: 30, width: 20, height: 15, items: [{ description: 'Seramik kupa', quantity: 2 }] })),
+  });
+
+const booked = async (reference: string, packages = 1) => {
+  const created = await call('POST', '/consignments/draft', domestic(reference, packages));
+  expect(created.statusCode).toBe(201);
+  const processed = await call('POST', `/consignments/draft/${created.json().data.id}/start-process`);
+  expect(processed.statusCode).toBe(200);
+  return { id: created.json().data.id as number, data: processed.json().data as Json };
+};
+
+describe('a Sendeo carrier account', () => {
+  it('is connected with the token, customer and address ids Kolay Gelsin hands out; secrets are never shown', async () => {
+    const res = await call('POST', '/carrier-accounts', {
+      carrier: 'sendeo',
+      description: 'Sendeo',
+      credentials: { token: kg.token, customer_id: 20, address_id: 28, webhook_secret: WEBHOOK_SECRET },
+      settings: { base_url: kg.baseUrl, rates: { currency: 'TRY', transit_days: 1, bands: [{ up_to: 2, price: 55 }, { up_to: 10, price: 80 }], per_unit_above: 6, max: 30 } },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.body).not.toContain(kg.token);
+    expect(res.body).not.toContain(WEBHOOK_SECRET);
+    providerId = res.json().data.provider_id;
+    expect(res.json().data.status_webhook).toMatchObject({ registered: true, error: null });
+    const { port } = svc.app.server.address() as AddressInfo;
+    statusUrl = `http://127.0.0.1:${port}/api/v1/carrier-accounts/${providerId}/status-updates`;
+
+    const providers = (await call('GET', '/providers')).json().data as Json[];
+    expect(providers.find((p) => p.id === providerId)).toMatchObject({ carrier: 'sendeo', supports: { quotes: true, cancel_in_transit: true, push_tracking: true } });
+  });
+
+  it('refuses bad credentials and rate tables field by field', async () => {
+    const bad = await call('POST', '/carrier-accounts', {
+      carrier: 'sendeo',
+      credentials: { token: 't', customer_id: 'twenty', address_id: 28, webhook_secret: 'short' },
+      settings: { rates: { bands: [{ up_to: 5, price: 10 }, { up_to: 2, price: 20 }] } },
+    });
+    expect(bad.statusCode).toBe(400);
+    const fields = (bad.json().errors as Json[]).map((e) => e.field);
+    expect(fields).toEqual(expect.arrayContaining(['credentials.customer_id', 'credentials.webhook_secret', 'settings.rates.bands']));
+    const tr = await svc.request({ method: 'POST', url: '/api/v1/carrier-accounts', apiKey: key, lang: 'tr', payload: { carrier: 'sendeo', credentials: { token: 't', customer_id: 1, address_id: 1 }, settings: { rates: { bands: [{ up_to: 5, price: 1 }, { up_to: 5, price: 2 }] } } } });
+    expect(tr.json().errors[0]).toEqual({ field: 'settings.rates.bands', message: 'Bu değerler artan sırada olmalıdır.' });
+  });
+
+  it('books a domestic draft: the recipient, then the shipment with our piece barcodes; our label has a page per piece', async () => {
+    const before = kg.requests.length;
+    const { data } = await booked('KG-1', 2);
+    const sent = kg.requests.slice(before);
+    expect(sent.map((r) => r.operation)).toEqual(['SaveRecipient', 'SaveIntegrationShipment']);
+    for (const r of sent) expect(r.validationErrors ?? []).toEqual([]);
+    expect(sent[0].headers.authorization).toBe(`Bearer ${kg.token}`);
+    expect(sent[0].body).toMatchObject({ RecipientType: 1, RecipientName: 'Şükrü', RecipientSurname: 'Öztürk', Address: { CityId: 6, TownName: 'Çankaya', PostalCode: '06420' } });
+    const shipment = sent[1].body as Json;
+    expect(shipment).toMatchObject({ SenderCustomer: { CustomerId: 20, Address: { AddressId: 28 } }, PackageType: 2, PayingParty: 1, CustomerSpecificCode: 'KG-1' });
+    expect(shipment.ShipmentItemList).toHaveLength(2);
+    // Integers in the contract: 1.4 kg is declared as 2.
+    expect(shipment.ShipmentItemList[0]).toMatchObject({ Weight: 2, Width: 20, Length: 30, Height: 15, DeliveryNote: 'IRS-KG-1', ContentText: 'Seramik kupa, Seramik kupa' });
+
+    const delivery = kg.deliveries.get(data.providerTrackingCode)!;
+    expect(delivery).toBeDefined();
+    expect(delivery.items.map((i) => i.customerBarcode)).toEqual([data.barcode, `${data.barcode}-2`]);
+    const pdf = Buffer.from(data.base64label, 'base64');
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(pdf.toString('latin1').match(/\/Type \/Page\b/g)).toHaveLength(2);
+  });
+
+  it('moves statuses when Kolay Gelsin’s webhook says so (Basic auth or hash header), confirmed by status query', async () => {
+    const { id, data } = await booked('KG-2');
+    const shipmentId = data.providerTrackingCode as string;
+
+    const wrong = await kg.pushWebhook(statusUrl, kg.advance(shipmentId, 12), { type: 'basic', username: 'consignflow', password: 'not-the-secret-at-all' });
+    expect(wrong.status).toBe(401);
+    const pushed = await kg.pushWebhook(statusUrl, kg.webhookPayload(shipmentId), { type: 'basic', username: 'consignflow', password: WEBHOOK_SECRET });
+    expect(pushed.status).toBe(202);
+    expect(JSON.parse(pushed.body).data.consignments).toEqual([id]);
+    await waitFor('picked up', async () => ((await details(id)).status === 4 ? true : undefined), { timeoutMs: 30_000 });
+    const query = kg.requests.filter((r) => r.operation === 'GetCorporateShipmentsStatus').at(-1)!;
+    expect(query.validationErrors ?? []).toEqual([]);
+    expect(query.body).toMatchObject({ OnlyLatestEvents: false, ShipmentIdList: [shipmentId] });
+
+    // api-docs.md's flat event form, authenticated by the hash header the portal offers.
+    kg.advance(shipmentId, 18);
+    const flat = await kg.pushWebhook(statusUrl, { ShipmentId: Number(shipmentId), CargoEventType: '29' }, { type: 'hash', value: WEBHOOK_SECRET });
+    expect(flat.status).toBe(202);
+    kg.advance(shipmentId, 29);
+    await kg.pushWebhook(statusUrl, kg.webhookPayload(shipmentId), { type: 'hash', value: WEBHOOK_SECRET });
+    await waitFor('delivered', async () => ((await details(id)).status === 7 ? true : undefined), { timeoutMs: 30_000 });
+    const history = (await details(id)).details as Json[];
+    expect(history.map((h) => h.status)).toEqual(expect.arrayContaining([4, 6, 7]));
+  });
+
+  it('cancels through CancelPickupAndDelivery, and passes on Kolay Gelsin’s refusal after delivery', async () => {
+    const { id, data } = await booked('KG-3');
+    const cancelled = await call('POST', `/consignments/${id}/cancel`);
+    expect(cancelled.statusCode).toBe(200);
+    const sent = kg.requests.filter((r) => r.operation === 'CancelPickupAndDelivery').at(-1)!;
+    expect(sent.validationErrors ?? []).toEqual([]);
+    expect(sent.body).toEqual({ ShipmentId: data.providerTrackingCode, DeliveryCancellationReason: 1 });
+    expect(kg.deliveries.get(data.providerTrackingCode)!.cancellation?.kind).toBe('cancelled-before-pickup');
+
+    const other = await booked('KG-4');
+    kg.advance(other.data.providerTrackingCode, 12);
+    kg.advance(other.data.providerTrackingCode, 29);
+    const late = await call('POST', `/consignments/${other.id}/cancel`);
+    expect(late.statusCode).toBe(409);
+    expect(JSON.stringify(late.json().errors)).toContain('ShipmentAlreadyDelivered');
+  });
+
+  it('answers Kolay Gelsin’s business refusal in our envelope, and retries its faults', async () => {
+    const created = await call('POST', '/consignments/draft', domestic('KG-5'));
+    kg.faults.refuseNext(1, { operation: 'SaveIntegrationShipment', resultMessage: 'MoveOptionNotFound' });
+    const refused = await call('POST', `/consignments/draft/${created.json().data.id}/start-process`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors[0]).toMatchObject({ field: 'provider_id', message: expect.stringContaining('MoveOptionNotFound') });
+    expect((await details(created.json().data.id)).status).toBe(24);
+
+    // A 500 without an envelope is retried: the booking goes through, once.
+    kg.faults.failNext(1, 503);
+    const retried = await call('POST', `/consignments/draft/${created.json().data.id}/start-process`);
+    expect(retried.statusCode).toBe(200);
+    expect([...kg.deliveries.values()].filter((d) => d.customerSpecificCode === 'KG-5')).toHaveLength(1);
+  });
+
+  it('refuses the account’s token when Kolay Gelsin revokes it', async () => {
+    const created = await call('POST', '/consignments/draft', domestic('KG-7'));
+    kg.revokeToken(kg.token);
+    try {
+      const refused = await call('POST', `/consignments/draft/${created.json().data.id}/start-process`);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().errors[0].message).toContain('token');
+    } finally {
+      kg.addToken(kg.token);
+    }
+  });
+
+  it('refuses international shipments with a clear reason', async () => {
+    const created = await call('POST', '/consignments/draft', {
+      ...domestic('KG-8'),
+      consignee: { ...party('Berlin', { country: 'DE', name: 'Jana Schmidt' }), postal_code: '10115' },
+      packages: [{ package_type: 1, weight: 1, items: [{ description: 'Seramik kupa', gtip: '691200', origin: 'TR', currency_code: 'EUR', unit_price: 10, quantity: 2 }] }],
+    });
+    const refused = await call('POST', `/consignments/draft/${created.json().data.id}/start-process`);
+    expect(refused.json().errors).toEqual([expect.objectContaining({ field: 'provider_id', message: expect.stringContaining('within Turkey') })]);
+    expect(refused.statusCode).toBe(400);
+  });
+});
