@@ -111,6 +111,9 @@ function party(p: PartyInput, role: string, carrierId: number) {
   };
 }
 
+/** The product a shipment is booked (and rated) with: EXPRESS WORLDWIDE `P` abroad, EXPRESS DOMESTIC `N` at home, unless the account says otherwise. */
+export const productCodeFor = (international: boolean, settings: DhlExpressSettings) => (international ? (settings.product_international ?? 'P') : (settings.product_domestic ?? 'N'));
+
 /** The create-shipment body of the contract for one of our drafts. */
 export function shipmentRequest(req: BookingRequest, ctx: { carrierId: number; accountNumber: string; settings: DhlExpressSettings; now: Date }) {
   const draft: DraftInput = req.draft;
@@ -125,7 +128,9 @@ export function shipmentRequest(req: BookingRequest, ctx: { carrierId: number; a
   return {
     plannedShippingDateAndTime: dhlTimestamp(ctx.now),
     pickup: { isRequested: false },
-    productCode: international ? (ctx.settings.product_international ?? 'P') : (ctx.settings.product_domestic ?? 'N'),
+    // The answer then carries the charges, which become the consignment's cost.
+    getRateEstimates: true,
+    productCode: productCodeFor(international, ctx.settings),
     accounts: [{ typeCode: 'shipper', number: ctx.accountNumber }],
     outputImageProperties: { encodingFormat: req.labelFormat, imageOptions: [{ typeCode: 'label' }] },
     customerReferences: [{ value: req.reference.slice(0, 35), typeCode: 'CU' }],
@@ -190,11 +195,12 @@ export class DhlExpressCarrier implements Carrier {
   }
 
   /**
-   * The cheapest product `POST /rates` offers for the shipment (price in the account's billing currency), or
-   * null when DHL Express offers none for the route.
+   * The price `POST /rates` gives for the product booking would use (the account's domestic or international
+   * product code), in the account's billing currency; null when DHL Express does not offer it for the route.
    */
   async quote(spec: ShipmentSpec, parties: QuoteParties = { from: {}, to: {} }): Promise<Quote | null> {
-    const res = await this.call<{ products?: { productName?: string; totalPrice?: { currencyType?: string; priceCurrency?: string; price?: number }[]; deliveryCapabilities?: { totalTransitDays?: number } }[] }>('POST', '/rates', {
+    const international = spec.fromCountry !== spec.toCountry;
+    const res = await this.call<{ products?: { productCode?: string; productName?: string; totalPrice?: { currencyType?: string; priceCurrency?: string; price?: number }[]; deliveryCapabilities?: { totalTransitDays?: number } }[] }>('POST', '/rates', {
       customerDetails: {
         shipperDetails: { postalCode: parties.from.postal_code ?? '', cityName: parties.from.city ?? '', countryCode: spec.fromCountry },
         receiverDetails: { postalCode: parties.to.postal_code ?? '', cityName: parties.to.city ?? '', countryCode: spec.toCountry },
@@ -202,20 +208,24 @@ export class DhlExpressCarrier implements Carrier {
       accounts: [{ typeCode: 'shipper', number: this.options.credentials.account_number }],
       plannedShippingDateAndTime: dhlTimestamp(this.now()),
       unitOfMeasurement: 'metric',
-      isCustomsDeclarable: spec.fromCountry !== spec.toCountry,
+      isCustomsDeclarable: international,
       packages: [{ weight: Math.max(spec.weightKg, 0.001) }],
     });
     if (res.status !== 200) return null;
-    const offers = (res.body?.products ?? []).flatMap((p) => {
-      const price = p.totalPrice?.find((t) => t.currencyType === 'BILLC') ?? p.totalPrice?.[0];
-      return price?.price === undefined ? [] : [{ providerId: this.id, baseCost: price.price, currency: price.priceCurrency ?? 'EUR', transitDays: p.deliveryCapabilities?.totalTransitDays ?? 0, serviceName: p.productName ?? 'DHL Express' }];
-    });
-    return offers.sort((a, b) => a.baseCost - b.baseCost)[0] ?? null;
+    const product = res.body?.products?.find((p) => p.productCode === productCodeFor(international, this.options.settings));
+    const price = product?.totalPrice?.find((t) => t.currencyType === 'BILLC') ?? product?.totalPrice?.[0];
+    if (!product || price?.price === undefined) return null;
+    return { providerId: this.id, baseCost: price.price, currency: price.priceCurrency ?? 'EUR', transitDays: product.deliveryCapabilities?.totalTransitDays ?? 0, serviceName: product.productName ?? 'DHL Express' };
   }
 
   async book(req: BookingRequest): Promise<Booking> {
     const body = shipmentRequest(req, { carrierId: this.id, accountNumber: this.options.credentials.account_number, settings: this.options.settings, now: this.now() });
-    const res = await this.call<{ shipmentTrackingNumber?: string; trackingUrl?: string; documents?: { imageFormat?: string; content?: string; typeCode?: string }[] }>('POST', '/shipments', body, {
+    const res = await this.call<{
+      shipmentTrackingNumber?: string;
+      trackingUrl?: string;
+      documents?: { imageFormat?: string; content?: string; typeCode?: string }[];
+      shipmentCharges?: { currencyType?: string; priceCurrency?: string; price?: number }[];
+    }>('POST', '/shipments', body, {
       // The contract's own correlation header: a retried booking is recognisable in DHL's logs.
       'message-reference': req.bookingKey.replace(/-/g, '').slice(0, 36),
     });
@@ -224,12 +234,13 @@ export class DhlExpressCarrier implements Carrier {
     const label = res.body?.documents?.find((d) => d.typeCode === 'label' && d.content);
     if (!awb || !label?.content) throw new CarrierRefusedError(this.id, 'DHL Express answered without a waybill number or label');
     const zpl = /zpl/i.test(label.imageFormat ?? '');
+    const charge = res.body?.shipmentCharges?.find((c) => c.currencyType === 'BILLC') ?? res.body?.shipmentCharges?.[0];
     return {
       trackingCode: awb,
       trackingUrl: res.body?.trackingUrl ?? `https://www.dhl.com/tr-en/home/tracking.html?tracking-id=${awb}`,
       pickupBooked: false,
       bookedAt: this.now(),
-      cost: { providerId: this.id, baseCost: 0, currency: 'TRY', transitDays: 0, serviceName: `DHL Express ${body.productCode}` },
+      cost: { providerId: this.id, baseCost: charge?.price ?? 0, currency: charge?.priceCurrency ?? 'TRY', transitDays: 0, serviceName: `DHL Express ${body.productCode}` },
       carrierReference: awb,
       label: { content: Buffer.from(label.content, 'base64'), contentType: zpl ? 'application/zpl' : 'application/pdf' },
     };

@@ -1,3 +1,4 @@
+import { foldText } from '../address/fold';
 import type { DraftInput, PartyInput } from '../domain/draft';
 import type { TrackingEventName } from '../domain/tracking';
 import type { OutboundHttp, OutboundResponse } from '../http/outbound';
@@ -90,7 +91,22 @@ interface ItemStatus {
 /** Answers a retry may fix (api-docs.md's generic failure); every other envelope error is a refusal. */
 const TRANSIENT_MESSAGES = new Set(['SomethingWentWrong']);
 
-/** The province plate code Kolay Gelsin's `CityId` is: the party's `state_code`, else its postal code's first two digits. */
+/** Turkey's 81 provinces in plate-code order (Adana 01 … Düzce 81). */
+const PROVINCES = [
+  'Adana', 'Adıyaman', 'Afyonkarahisar', 'Ağrı', 'Amasya', 'Ankara', 'Antalya', 'Artvin', 'Aydın', 'Balıkesir', 'Bilecik', 'Bingöl', 'Bitlis',
+  'Bolu', 'Burdur', 'Bursa', 'Çanakkale', 'Çankırı', 'Çorum', 'Denizli', 'Diyarbakır', 'Edirne', 'Elazığ', 'Erzincan', 'Erzurum', 'Eskişehir',
+  'Gaziantep', 'Giresun', 'Gümüşhane', 'Hakkari', 'Hatay', 'Isparta', 'Mersin', 'İstanbul', 'İzmir', 'Kars', 'Kastamonu', 'Kayseri',
+  'Kırklareli', 'Kırşehir', 'Kocaeli', 'Konya', 'Kütahya', 'Malatya', 'Manisa', 'Kahramanmaraş', 'Mardin', 'Muğla', 'Muş', 'Nevşehir',
+  'Niğde', 'Ordu', 'Rize', 'Sakarya', 'Samsun', 'Siirt', 'Sinop', 'Sivas', 'Tekirdağ', 'Tokat', 'Trabzon', 'Tunceli', 'Şanlıurfa', 'Uşak',
+  'Van', 'Yozgat', 'Zonguldak', 'Aksaray', 'Bayburt', 'Karaman', 'Kırıkkale', 'Batman', 'Şırnak', 'Bartın', 'Ardahan', 'Iğdır', 'Yalova',
+  'Karabük', 'Kilis', 'Osmaniye', 'Düzce',
+];
+const PLATE_OF_PROVINCE = new Map(PROVINCES.map((name, i) => [foldText(name), i + 1]));
+
+/**
+ * The province plate code Kolay Gelsin's `CityId` is: the party's `state_code`, else its postal code's first
+ * two digits (Turkish postal codes begin with it), else its `state` or `city` named as a province.
+ */
 export function plateCode(p: PartyInput): number | undefined {
   for (const candidate of [p.state_code?.trim(), p.postal_code?.trim().slice(0, 2)]) {
     if (candidate && /^\d{1,2}$/.test(candidate)) {
@@ -98,13 +114,17 @@ export function plateCode(p: PartyInput): number | undefined {
       if (code >= 1 && code <= 81) return code;
     }
   }
+  for (const name of [p.state, p.city]) {
+    const code = name ? PLATE_OF_PROVINCE.get(foldText(name)) : undefined;
+    if (code !== undefined) return code;
+  }
   return undefined;
 }
 
 /** SaveRecipient's body: a business as a corporate recipient, a person as an individual one. */
 export function recipientRequest(p: PartyInput, carrierId: number) {
   const cityId = plateCode(p);
-  if (cityId === undefined) throw new CarrierRefusedError(carrierId, 'consignee needs a Turkish province: state_code (plate code 1–81) or a postal code');
+  if (cityId === undefined) throw new CarrierRefusedError(carrierId, 'consignee needs a Turkish province: state_code (plate code 1–81), a postal code, or the province as state');
   const address = {
     AddressText: p.address ?? '',
     CityId: cityId,

@@ -23,6 +23,14 @@ afterAll(async () => {
   await dhl.close();
 });
 
+const carrierOptions = () => ({
+  providerId: 1002,
+  name: 'DHL Express',
+  logoUrl: 'http://consignflow.test/api/v1/providers/1002/logo.svg',
+  credentials: { username: dhl.username, password: dhl.password, account_number: '123456789' },
+  http,
+  now: () => NOW,
+});
 const carrier = (overrides: { password?: string; labelFormat?: 'pdf' | 'zpl' } = {}) =>
   new DhlExpressCarrier({
     providerId: 1002,
@@ -77,6 +85,8 @@ describe('DhlExpressCarrier', () => {
     expect(sent.validationErrors).toEqual([]);
     expect(sent.status).toBe(201);
     expect(sent.headers['x-version']).toBe('3.1.0');
+    // The charges DHL answers (getRateEstimates) are the consignment's cost: EXPRESS WORLDWIDE, 35 + 9.5 × 2 kg.
+    expect(booking.cost).toMatchObject({ baseCost: 54, currency: 'EUR' });
     const body = sent.body as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
     expect(body.productCode).toBe('P');
     expect(body.plannedShippingDateAndTime).toBe('2026-11-24T09:30:00 GMT+00:00');
@@ -133,11 +143,17 @@ describe('DhlExpressCarrier', () => {
     expect(shipmentRequests()).toHaveLength(0);
   });
 
-  it('rates through POST /rates: the cheapest product offered', async () => {
-    const quote = await carrier().quote(request('international').shipment, { from: party('TR', 'İstanbul', 'A'), to: party('DE', 'Berlin', 'B') });
+  it('rates through POST /rates: the price of the product booking would use, none when it is not offered', async () => {
+    const parties = { from: party('TR', 'İstanbul', 'A'), to: party('DE', 'Berlin', 'B') };
+    const quote = await carrier().quote(request('international').shipment, parties);
     const sent = dhl.requests.find((r) => r.operation === 'rates.post')!;
     expect(sent.validationErrors).toEqual([]);
-    expect(quote).toMatchObject({ providerId: 1002, serviceName: 'ECONOMY SELECT', currency: 'EUR' });
+    // EXPRESS WORLDWIDE (P) is what booking uses, although ECONOMY SELECT is cheaper.
+    expect(quote).toMatchObject({ providerId: 1002, serviceName: 'EXPRESS WORLDWIDE', currency: 'EUR', transitDays: 2 });
+    const economy = new DhlExpressCarrier({ ...carrierOptions(), settings: { base_url: dhl.baseUrl, product_international: 'W' } });
+    expect(await economy.quote(request('international').shipment, parties)).toMatchObject({ serviceName: 'ECONOMY SELECT', transitDays: 4 });
+    const unknown = new DhlExpressCarrier({ ...carrierOptions(), settings: { base_url: dhl.baseUrl, product_international: 'Z' } });
+    expect(await unknown.quote(request('international').shipment, parties)).toBeNull();
   });
 
   it('tracks through the shipment tracking operation; cancels before pickup, refuses in transit (the contract has no cancel)', async () => {

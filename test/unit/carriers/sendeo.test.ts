@@ -107,7 +107,7 @@ describe('the Sendeo adapter', () => {
   it('refuses a consignee without a Turkish province before calling', async () => {
     const from = kg.requests.length;
     const req = request();
-    req.draft = { ...req.draft, consignee: { ...req.draft.consignee, postal_code: null, state_code: null } };
+    req.draft = { ...req.draft, consignee: { ...req.draft.consignee, postal_code: null, state_code: null, state: null } };
     expect(await failure(carrier().book(req))).toEqual(expect.objectContaining({ reason: expect.stringContaining('province') }));
     expect(sentBy(from)).toHaveLength(0);
   });
@@ -143,6 +143,11 @@ describe('Sendeo request pieces', () => {
     expect(plateCode({ state_code: '6' })).toBe(6);
     expect(plateCode({ state_code: 'X', postal_code: '34710' })).toBe(34);
     expect(plateCode({ postal_code: '99000' })).toBeUndefined();
+    // Then the province by name, as people write it.
+    expect(plateCode({ state: 'ISTANBUL' })).toBe(34);
+    expect(plateCode({ city: 'Şanlıurfa' })).toBe(63);
+    expect(plateCode({ state: 'Duzce' })).toBe(81);
+    expect(plateCode({ city: 'Kadıköy' })).toBeUndefined();
     expect(plateCode({})).toBeUndefined();
   });
 
