@@ -71,6 +71,8 @@ export interface SendeoDoubleOptions {
   /** Tracking link prefix (the value is not in the contract; shape from the PHP adapter's fixture). */
   trackingLinkBase?: string;
   firstShipmentId?: number;
+  /** loopback port to listen on (default: any free one) */
+  port?: number;
 }
 
 export interface RecordedRequest {
@@ -484,7 +486,7 @@ export async function startSendeoDouble(options: SendeoDoubleOptions = {}): Prom
       res.end(JSON.stringify(a.body));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
   function mustGet(shipmentId: string): SendeoDelivery {
