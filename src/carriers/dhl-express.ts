@@ -132,7 +132,8 @@ export function shipmentRequest(req: BookingRequest, ctx: { carrierId: number; a
     getRateEstimates: true,
     productCode: productCodeFor(international, ctx.settings),
     accounts: [{ typeCode: 'shipper', number: ctx.accountNumber }],
-    outputImageProperties: { encodingFormat: req.labelFormat, imageOptions: [{ typeCode: 'label' }] },
+    // The account's label format wins: a printer that takes only ZPL gets ZPL whatever the request asked.
+    outputImageProperties: { encodingFormat: ctx.settings.label_format ?? req.labelFormat, imageOptions: [{ typeCode: 'label' }] },
     customerReferences: [{ value: req.reference.slice(0, 35), typeCode: 'CU' }],
     customerDetails: { shipperDetails: party(draft.consignor ?? {}, 'consignor', ctx.carrierId), receiverDetails: party(draft.consignee ?? {}, 'consignee', ctx.carrierId) },
     content: {

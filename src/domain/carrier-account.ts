@@ -49,6 +49,8 @@ const KINDS = {
       /** MyDHL product codes when the account needs other than EXPRESS DOMESTIC (N) / EXPRESS WORLDWIDE (P) */
       product_domestic: z.string().trim().regex(/^[0-9A-Z]{1,6}$/).optional(),
       product_international: z.string().trim().regex(/^[0-9A-Z]{1,6}$/).optional(),
+      /** the format DHL makes labels in for this account (default: the one processing asks for) */
+      label_format: z.enum(['pdf', 'zpl']).optional(),
     }),
   },
   /** Sendeo (Kolay Gelsin): the token, customer id and sender address id Kolay Gelsin hands out. */

@@ -90,6 +90,27 @@ describe('a DHL Express carrier account', () => {
     await waitFor('DHL’s delivery checkpoint', async () => ((await call('GET', `/consignments/${done.consignment}/details`)).json().data.status === 7 ? true : undefined), { timeoutMs: 60_000 });
   });
 
+  it('makes a ZPL label when processing asks for one: DHL’s ZPL is the label, served as ZPL', async () => {
+    const created = await call('POST', '/consignments/draft', international('DHL-ZPL'));
+    const processed = await call('POST', `/consignments/draft/${created.json().data.id}/start-process`, { label_format: 'zpl' });
+    expect(processed.statusCode).toBe(200);
+    expect(processed.json().data.contentType).toBe('application/zpl');
+    expect(Buffer.from(processed.json().data.base64label, 'base64').toString()).toMatch(/^\^XA/);
+    const sent = dhl.requests.filter((r) => r.operation === 'shipments.create').at(-1)!;
+    expect((sent.body as Json).outputImageProperties.encodingFormat).toBe('zpl');
+  });
+
+  it('answers DHL’s refusal of the credentials and its faults: credentials refused at once, 5xx retried', async () => {
+    const created = await call('POST', '/consignments/draft', international('DHL-ERR'));
+    dhl.failNext({ kind: 'status', status: 401 }, { operation: 'shipments.create' });
+    const refused = await call('POST', `/consignments/draft/${created.json().data.id}/start-process`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors[0].message).toContain('credentials');
+    dhl.failNext({ kind: 'status', status: 503 }, { operation: 'shipments.create' });
+    const retried = await call('POST', `/consignments/draft/${created.json().data.id}/start-process`);
+    expect(retried.statusCode).toBe(200);
+  });
+
   it('answers a DHL refusal in our envelope with DHL’s reason, leaving the draft a draft', async () => {
     const created = await call('POST', '/consignments/draft', international('DHL-2'));
     dhl.failNext({ kind: 'refusal', preset: 'serviceNotAvailableForRoute' }, { operation: 'shipments.create' });

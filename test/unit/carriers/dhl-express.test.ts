@@ -114,6 +114,15 @@ describe('DhlExpressCarrier', () => {
     expect(booking.label!.content.toString()).toMatch(/^\^XA/);
   });
 
+  it('makes labels in the account’s label_format when it has one, whatever processing asked', async () => {
+    const zplAccount = new DhlExpressCarrier({ ...carrierOptions(), settings: { base_url: dhl.baseUrl, label_format: 'zpl' } });
+    const booking = await zplAccount.book(request('international', { labelFormat: 'pdf' }));
+    const [sent] = shipmentRequests();
+    expect(sent.validationErrors).toEqual([]);
+    expect((sent.body as { outputImageProperties: { encodingFormat: string } }).outputImageProperties.encodingFormat).toBe('zpl');
+    expect(booking.label?.contentType).toBe('application/zpl');
+  });
+
   it('maps incoterms_type onto the contract’s incoterms, and refuses one it has no incoterm for', async () => {
     for (const incoterm of Object.values(INCOTERM_OF_TYPE)) expect(['EXW', 'FCA', 'CPT', 'CIP', 'DPU', 'DAP', 'DDP', 'DDU']).toContain(incoterm);
     const ddp = request('international');
