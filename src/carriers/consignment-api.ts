@@ -1,3 +1,4 @@
+import { AccountCarrier, type AccountCarrierOptions } from './account-carrier';
 import type { OutboundHttp, OutboundResponse } from '../http/outbound';
 import type { DraftInput } from '../domain/draft';
 import { PREFERENCE } from '../domain/draft';
@@ -39,15 +40,8 @@ export interface ConsignmentApiSettings {
 /** Spends one remote lookup from the account's shared budget; throws CarrierBusyError when it is spent. */
 export type LookupBudget = () => Promise<void>;
 
-export interface ConsignmentApiCarrierOptions {
-  providerId: number;
-  name: string;
-  logoUrl: string;
-  credentials: ConsignmentApiCredentials;
-  settings: ConsignmentApiSettings;
-  http: OutboundHttp;
+export interface ConsignmentApiCarrierOptions extends AccountCarrierOptions<ConsignmentApiCredentials, ConsignmentApiSettings> {
   lookupBudget: LookupBudget;
-  now?: () => Date;
 }
 
 /** The remote's answer envelope (docs/api.md): `{status, message, data, errors[]}`. */
@@ -126,24 +120,16 @@ export function remoteDraftBody(draft: DraftInput, reference: string, settings: 
   return body;
 }
 
-export class ConsignmentApiCarrier implements Carrier {
-  readonly id: number;
-  readonly name: string;
-  readonly logoUrl: string;
+export class ConsignmentApiCarrier extends AccountCarrier<ConsignmentApiCredentials, ConsignmentApiSettings> implements Carrier {
   /** The remote decides; a refusal comes back with its reason. */
   readonly supportsCancelInTransit = true;
   /** Its webhook only says "look again": statuses are read by lookup (see the lifecycle workflow). */
   readonly supportsPush = false;
   readonly supportsQuotes = false;
-  private readonly base: string;
-  private readonly now: () => Date;
+  protected declare readonly options: ConsignmentApiCarrierOptions;
 
-  constructor(private readonly options: ConsignmentApiCarrierOptions) {
-    this.id = options.providerId;
-    this.name = options.name;
-    this.logoUrl = options.logoUrl;
-    this.base = options.credentials.base_url.replace(/\/+$/, '');
-    this.now = options.now ?? (() => new Date());
+  constructor(options: ConsignmentApiCarrierOptions) {
+    super(options, options.credentials.base_url);
   }
 
   /** The remote prices when it books: drafts name this account to use it. */

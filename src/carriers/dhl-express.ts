@@ -1,5 +1,6 @@
+import { AccountCarrier, type AccountCarrierOptions } from './account-carrier';
 import type { DraftInput, ItemInput, PartyInput } from '../domain/draft';
-import type { OutboundHttp, OutboundResponse } from '../http/outbound';
+import type { OutboundResponse } from '../http/outbound';
 import type { TrackingEventName } from '../domain/tracking';
 import {
   CarrierRefusedError,
@@ -166,33 +167,15 @@ export function shipmentRequest(req: BookingRequest, ctx: { carrierId: number; a
   };
 }
 
-export interface DhlExpressCarrierOptions {
-  providerId: number;
-  name: string;
-  logoUrl: string;
-  credentials: DhlExpressCredentials;
-  settings: DhlExpressSettings;
-  http: OutboundHttp;
-  now?: () => Date;
-}
+export type DhlExpressCarrierOptions = AccountCarrierOptions<DhlExpressCredentials, DhlExpressSettings>;
 
-export class DhlExpressCarrier implements Carrier {
-  readonly id: number;
-  readonly name: string;
-  readonly logoUrl: string;
+export class DhlExpressCarrier extends AccountCarrier<DhlExpressCredentials, DhlExpressSettings> implements Carrier {
   /** No shipment cancel in the contract: once DHL holds the parcel, cancelling is DHL customer service's business. */
   readonly supportsCancelInTransit = false;
   readonly supportsPush = false;
   readonly supportsQuotes = true;
-  private readonly base: string;
-  private readonly now: () => Date;
-
-  constructor(private readonly options: DhlExpressCarrierOptions) {
-    this.id = options.providerId;
-    this.name = options.name;
-    this.logoUrl = options.logoUrl;
-    this.base = (options.settings.base_url ?? DHL_EXPRESS_TEST_URL).replace(/\/+$/, '');
-    this.now = options.now ?? (() => new Date());
+  constructor(options: DhlExpressCarrierOptions) {
+    super(options, options.settings.base_url ?? DHL_EXPRESS_TEST_URL);
   }
 
   /**

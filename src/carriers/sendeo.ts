@@ -1,7 +1,8 @@
+import { AccountCarrier, type AccountCarrierOptions } from './account-carrier';
 import { foldText } from '../address/fold';
 import type { DraftInput, PartyInput } from '../domain/draft';
 import type { TrackingEventName } from '../domain/tracking';
-import type { OutboundHttp, OutboundResponse } from '../http/outbound';
+import type { OutboundResponse } from '../http/outbound';
 import {
   CarrierRefusedError,
   type Booking,
@@ -195,37 +196,22 @@ export function shipmentIdsInWebhook(body: unknown): string[] {
   return [...ids];
 }
 
-export interface SendeoCarrierOptions {
-  providerId: number;
-  name: string;
-  logoUrl: string;
-  credentials: SendeoCredentials;
-  settings: SendeoSettings;
-  http: OutboundHttp;
+export interface SendeoCarrierOptions extends AccountCarrierOptions<SendeoCredentials, SendeoSettings> {
   /** spends one of the account's lookups (status queries), or throws CarrierBusyError */
   lookupBudget?: () => Promise<void>;
-  now?: () => Date;
 }
 
-export class SendeoCarrier implements Carrier {
-  readonly id: number;
-  readonly name: string;
-  readonly logoUrl: string;
+export class SendeoCarrier extends AccountCarrier<SendeoCredentials, SendeoSettings> implements Carrier {
   /** The contract cancels in transit too: delivery stops and the parcel returns to the sender. */
   readonly supportsCancelInTransit = true;
   /** Its webhook only wakes the consignment, which then asks by status query; the query also runs on the polling schedule. */
   readonly supportsPush = false;
   readonly supportsQuotes: boolean;
-  private readonly base: string;
-  private readonly now: () => Date;
   private readonly rates?: RateTable;
+  protected declare readonly options: SendeoCarrierOptions;
 
-  constructor(private readonly options: SendeoCarrierOptions) {
-    this.id = options.providerId;
-    this.name = options.name;
-    this.logoUrl = options.logoUrl;
-    this.base = (options.settings.base_url ?? SENDEO_TEST_URL).replace(/\/+$/, '');
-    this.now = options.now ?? (() => new Date());
+  constructor(options: SendeoCarrierOptions) {
+    super(options, options.settings.base_url ?? SENDEO_TEST_URL);
     this.rates = options.settings.rates && rateTableOf(options.settings.rates);
     this.supportsQuotes = this.rates !== undefined;
   }
