@@ -9,6 +9,7 @@ import {
   lockConsignment,
   markProcessed,
   moveStatus,
+  referenceGuard,
   refuseTakenReference,
   saveDraft,
 } from '../src/db/consignments.repository';
@@ -28,7 +29,7 @@ import type { LabelData, LabelParty } from '../src/labels/label.types';
 import { renderPdfLabel } from '../src/labels/pdf-label';
 import { renderZplLabel } from '../src/labels/zpl-label';
 import type { ConsignmentActivities } from '../workflows/activities';
-import { asActivity, isUniqueViolation } from './failures';
+import { asActivity } from './failures';
 
 export interface ConsignmentActivityDeps {
   db: Database;
@@ -49,8 +50,6 @@ function labelParty(p: PartyInput): LabelParty {
     phone: p.phone_number ?? undefined,
   };
 }
-
-const REFERENCE_INDEX = 'consignments_customer_reference';
 
 async function load(q: Queryable, uuid: string): Promise<ConsignmentRecord> {
   const record = await findConsignment(q, { uuid });
@@ -76,15 +75,6 @@ function toDraftInput(record: ConsignmentRecord): DraftInput {
     documents: record.documents,
     special_services: record.special_services,
   };
-}
-
-async function referenceGuard<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    if (isUniqueViolation(error, REFERENCE_INDEX)) throw new DomainError('REFERENCE_USED', { field: 'reference_no' });
-    throw error;
-  }
 }
 
 /** Read-model writes of the consignment lifecycle. Each is one transaction and safe to retry. */
@@ -237,8 +227,9 @@ export function createConsignmentActivities({ db, carriers, providers }: Consign
             });
             const record = await load(tx, uuid);
             const labelId = await insertLabel(tx, { consignmentId: record.id, providerId: booking.providerId, fileName: `${plan.serviceBarcode}.${pdf ? 'pdf' : 'zpl'}`, trackingCode: booking.trackingCode, pdf, zpl });
-            if (plan.choice) await insertHistory(tx, { consignmentId: record.id, status, message: plan.choice, eventKey: 'carrier-chosen' });
-            await insertHistory(tx, { consignmentId: record.id, status, message: `Label created; booked with ${carrierName} (${booking.trackingCode})`, eventKey: 'processed' });
+            // One entry per status change: how cheapest or fastest chose the carrier is part of this one.
+            const booked = `Label created; booked with ${carrierName} (${booking.trackingCode})`;
+            await insertHistory(tx, { consignmentId: record.id, status, message: plan.choice ? `${booked}. ${plan.choice}` : booked, eventKey: 'processed' });
             const eventId = await appendStatusEvent(tx, {
               consignmentId: record.id,
               consignmentUuid: uuid,

@@ -16,8 +16,4 @@ export async function asActivity<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** True for a unique-constraint violation on `constraint` (pg and PGlite both report SQLSTATE 23505). */
-export function isUniqueViolation(error: unknown, constraint: string): boolean {
-  const e = error as { code?: string; constraint?: string; message?: string };
-  return e?.code === '23505' && (e.constraint === constraint || (e.message ?? '').includes(constraint));
-}
+export { isUniqueViolation } from '../src/db/database';

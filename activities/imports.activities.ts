@@ -1,5 +1,7 @@
 import { Context } from '@temporalio/activity';
-import { findByReferences, findConsignment, findDraftStarts } from '../src/db/consignments.repository';
+import { findByReferences, findConsignment } from '../src/db/consignments.repository';
+import { enqueueDraftStarts } from '../src/db/outbox.repository';
+import { forEachLimit } from '../src/domain/concurrency';
 import type { Caller } from '../src/db/customers.repository';
 import type { Database } from '../src/db/database';
 import {
@@ -26,7 +28,6 @@ import { mapOrder, orderGroups, type OrderIssue } from '../src/feeds/order-mappe
 import { resolveLayout } from '../src/feeds/presets';
 import type { ConsignmentService } from '../src/services/consignments.service';
 import type { ProviderService } from '../src/services/providers.service';
-import type { ConsignmentStarter } from '../src/temporal/consignment.starter';
 import type { ImportActivities } from '../workflows/activities';
 import { asActivity } from './failures';
 
@@ -35,34 +36,14 @@ export interface ImportActivityDeps {
   providers: Pick<ProviderService, 'issue'>;
   /** how long processing an imported order waits for a carrier that does not answer (IMPORT_CARRIER_WAIT_MS) */
   importCarrierWaitMs: number;
-  /** starts the lifecycle workflows of imported drafts */
-  lifecycles: ConsignmentStarter;
+  /** new drafts are in the outbox: the relay (in this process) starts their workflows now */
+  draftsQueued?: () => void;
   /** processes imported drafts as the API does */
   consignments: ConsignmentService;
 }
 
 /** Parsed orders written per transaction. */
 const FLUSH_ORDERS = 250;
-/** Workflow starts in flight per creation activity. */
-const START_CONCURRENCY = 16;
-
-/** Runs `fn` over `items` with at most `limit` calls in flight; the first error stops new calls and is thrown after the others end. */
-async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failure: { error: unknown } | undefined;
-  const lane = async () => {
-    while (next < items.length && !failure) {
-      const item = items[next++];
-      try {
-        await fn(item);
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
-  if (failure) throw failure.error;
-}
 
 function heartbeat(details?: unknown): void {
   // Outside an activity (unit tests of these functions) there is no one to tell.
@@ -131,6 +112,8 @@ export function createImportActivities(deps: ImportActivityDeps) {
     });
     await deps.db.transaction(async (tx) => {
       const ids = await insertDraftBatch(tx, inserts.map(draftOf));
+      // The relay starts their workflows (creation's one path: the draft row and its outbox entry together).
+      await enqueueDraftStarts(tx, [...ids.values()]);
       // Skipped by the insert: another request took the reference_no since it was checked.
       const made = inserts.map(({ order, uuid }): OrderTransition =>
         ids.has(uuid) ? { seq: order.seq, from: 'pending', to: 'created', consignmentId: ids.get(uuid)! } : { seq: order.seq, from: 'pending', to: 'duplicate' },
@@ -139,17 +122,6 @@ export function createImportActivities(deps: ImportActivityDeps) {
       transitions.push(...made);
     });
     return transitions;
-  };
-
-  /** Starts the lifecycle workflows of created drafts, already created (the service's search attributes, plus ImportId). */
-  const startLifecycles = async (imp: ImportRecord, caller: Caller, uuids: string[]): Promise<void> => {
-    if (uuids.length === 0) return;
-    const drafts = await findDraftStarts(deps.db, uuids);
-    await forEachLimit(drafts, START_CONCURRENCY, async (draft) => {
-      await deps.lifecycles.startCreated(caller, draft, imp.id);
-      heartbeat();
-    });
-    await deps.lifecycles.workerCaughtUp(drafts.at(-1)!.uuid, () => heartbeat());
   };
 
   const load = async (importId: string): Promise<ImportRecord> => {
@@ -248,11 +220,7 @@ export function createImportActivities(deps: ImportActivityDeps) {
         done += created.filter((t) => t.to !== 'created' || !processing).length;
         heartbeat({ done });
 
-        // 2. The lifecycle workflow of each created draft, started as it resumes after continue-as-new: created.
-        //    A retried batch starts its earlier drafts' workflows again, which finds them running.
-        const createdSeqs = new Set([...orders.filter((o) => o.state === 'created').map((o) => o.seq), ...created.filter((t) => t.to === 'created').map((t) => t.seq)]);
-        await startLifecycles(imp, caller, [...createdSeqs].map((seq) => importOrderUuid(importId, seq)));
-        heartbeat({ done });
+        deps.draftsQueued?.();
         if (!processing) return { done };
 
         const createdNow = new Map(created.filter((t) => t.to === 'created').map((t) => [t.seq, t.consignmentId!]));

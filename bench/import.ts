@@ -24,8 +24,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
+import { DefaultLogger, bundleWorkflowCode } from '@temporalio/worker';
 import { loadConfig } from '../src/config';
 import { createCustomer } from '../src/db/customers.repository';
 import { bufferSource, readCsvRecords } from '../src/feeds/csv-stream';
@@ -35,7 +34,7 @@ import { csvField, resolveLayout } from '../src/feeds/presets';
 import { createLogger, startRuntime, type Runtime } from '../src/runtime';
 import { startDevServer, type DevServer } from '../src/temporal/dev-server';
 import { WORKFLOWS_PATH } from '../src/temporal/worker';
-import { cpuMeter, findProcesses, fmt, freePort, httpLoad, openScratchDatabase, printTable, runBench, runConcurrent, type CpuSources, type ScratchDatabase } from './support';
+import { bareWorkflowRate, cpuMeter, findProcesses, fmt, freePort, httpLoad, openScratchDatabase, printTable, runBench, type CpuSources, type ScratchDatabase } from './support';
 import { startCommand } from '../test/support/service-process';
 
 function positiveInt(name: string, fallback: number): number {
@@ -173,44 +172,16 @@ async function measured<T extends Result>(run: () => Promise<T>): Promise<T> {
 
 /** (b) empty workflows started against the same server, BARE_C at a time, by a client in this process; a worker completes them. */
 async function benchBareStarts(address: string): Promise<Result> {
-  const taskQueue = `bench-bare-${RUN_ID}`;
-  const bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('./empty.workflow'), logger: new DefaultLogger('WARN') });
-  const nativeConnection = await NativeConnection.connect({ address });
-  const worker = await Worker.create({ connection: nativeConnection, taskQueue, workflowBundle: bundle, maxConcurrentWorkflowTaskExecutions: 100 });
-  const running = worker.run();
-  const connection = await Connection.connect({ address });
-  const client = new Client({ connection });
-  try {
-    const start = (i: number) => client.workflow.start('emptyWorkflow', { taskQueue, workflowId: `bench-empty-${RUN_ID}-${i}` });
-    await runConcurrent(200, BARE_C, async (i) => void (await start(-1 - i))); // warm-up
-    const meter = await cpuMeter(cpuSources);
-    const t0 = performance.now();
-    await runConcurrent(N, BARE_C, async (i) => void (await start(i)));
-    const acceptedSeconds = (performance.now() - t0) / 1000;
-    // Accepted is not run: each start queues a first workflow task. The import's rate counts its workflows
-    // as done only once the worker has run them (its back-pressure), so (b) counts until the worker has too.
-    for (let i = 0; i < 1200; i++) {
-      const { count } = await client.workflow.count(`TaskQueue = "${taskQueue}" AND ExecutionStatus = "Running"`);
-      if (count === 0) break;
-      await sleep(100);
-    }
-    const seconds = (performance.now() - t0) / 1000;
-    const cpu = await meter.stop();
-    return {
-      name: '(b) bare workflow starts (empty workflow)',
-      orders: N,
-      seconds,
-      rate: N / seconds,
-      acceptedRate: N / acceptedSeconds,
-      note: `${BARE_C} concurrent starts; accepted by the server at ${fmt(N / acceptedSeconds, 0)}/s, run by the worker at ${fmt(N / seconds, 0)}/s`,
-      cpu,
-    };
-  } finally {
-    worker.shutdown();
-    await running.catch(() => undefined);
-    await nativeConnection.close();
-    await connection.close();
-  }
+  const bare = await bareWorkflowRate(address, { n: N, concurrency: BARE_C, cpuSources, label: RUN_ID });
+  return {
+    name: '(b) bare workflow starts (empty workflow)',
+    orders: N,
+    seconds: bare.seconds,
+    rate: bare.rate,
+    acceptedRate: bare.acceptedRate,
+    note: `${BARE_C} concurrent starts; accepted by the server at ${fmt(bare.acceptedRate, 0)}/s, run by the worker at ${fmt(bare.rate, 0)}/s`,
+    cpu: bare.cpu,
+  };
 }
 
 /** (a) the orders POSTed one by one to the draft endpoint by ONE_BY_ONE_C clients. */

@@ -9,6 +9,9 @@ import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Pool, request as undiciRequest } from 'undici';
 import { version as undiciVersion } from 'undici/package.json';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import { openDatabase, type Database } from '../src/db/database';
 
 /** Nearest-rank percentile of an ascending array (p in 0..100); NaN when empty. */
@@ -357,3 +360,48 @@ export function runBench(main: () => Promise<void>): void {
   );
 }
 
+
+export interface BareRate {
+  /** workflows started and run to completion per second (a worker in this process ran them) */
+  rate: number;
+  /** starts per second the server accepted, before the worker ran them */
+  acceptedRate: number;
+  seconds: number;
+  /** CPU seconds during the measured part, by source */
+  cpu: Record<string, number>;
+}
+
+/**
+ * The engine's own ceiling, measured in the run it is compared with: `n` empty workflows started by a client
+ * in this process, `concurrency` at a time, and run by a worker on their own task queue, counted until the
+ * worker has completed them all (after a warm-up of 200).
+ */
+export async function bareWorkflowRate(address: string, options: { n: number; concurrency: number; cpuSources?: CpuSources; label: string }): Promise<BareRate> {
+  const taskQueue = `bench-bare-${options.label}-${randomBytes(3).toString('hex')}`;
+  const bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('./empty.workflow'), logger: new DefaultLogger('WARN') });
+  const nativeConnection = await NativeConnection.connect({ address });
+  const worker = await Worker.create({ connection: nativeConnection, taskQueue, workflowBundle: bundle, maxConcurrentWorkflowTaskExecutions: 100 });
+  const running = worker.run();
+  const connection = await Connection.connect({ address });
+  const client = new Client({ connection });
+  try {
+    const start = (i: number) => client.workflow.start('emptyWorkflow', { taskQueue, workflowId: `${taskQueue}-${i}` });
+    await runConcurrent(200, options.concurrency, async (i) => void (await start(-1 - i)));
+    const meter = await cpuMeter(options.cpuSources);
+    const t0 = performance.now();
+    await runConcurrent(options.n, options.concurrency, async (i) => void (await start(i)));
+    const acceptedSeconds = (performance.now() - t0) / 1000;
+    for (let i = 0; i < 1200; i++) {
+      const { count } = await client.workflow.count(`TaskQueue = "${taskQueue}" AND ExecutionStatus = "Running"`);
+      if (count === 0) break;
+      await sleep(100);
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    return { rate: options.n / seconds, acceptedRate: options.n / acceptedSeconds, seconds, cpu: await meter.stop() };
+  } finally {
+    worker.shutdown();
+    await running.catch(() => undefined);
+    await nativeConnection.close();
+    await connection.close();
+  }
+}

@@ -23,6 +23,7 @@ import { createCredentialsVault, loadCredentialsKey } from './carriers/credentia
 import { createCarrierAccountService } from './services/carrier-accounts.service';
 import type { Carrier } from './carriers/carrier';
 import { CarrierRegistry } from './carriers/registry';
+import { startConsignmentRelay, type ConsignmentRelay } from './temporal/consignment-relay';
 import { createConsignmentStarter } from './temporal/consignment.starter';
 import { createImportStarter } from './temporal/import.starter';
 import { createWebhookDeliveryStarter } from './temporal/webhook-delivery.starter';
@@ -54,6 +55,8 @@ export interface Runtime {
   connection: Connection;
   app?: FastifyInstance;
   worker?: RunningWorker;
+  /** the outbox relay that starts created drafts' workflows (with the worker) */
+  relay?: ConsignmentRelay;
   devServer?: DevServer;
   logger: Logger;
   health(): Promise<HealthReport>;
@@ -122,7 +125,12 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     const taskQueue = config.temporal.taskQueue;
     const lifecycles = createConsignmentStarter({ client, taskQueue, historyLimit: config.consignmentHistoryLimit, pollIntervalMs: config.carrierPollIntervalMs });
     const deliveries = createWebhookDeliveryStarter({ client, taskQueue, policy: config.webhookRetry });
-    const consignments = createConsignmentService({ db, providers, lifecycles, carrierWaitMs: config.carrierWaitMs });
+    // Created drafts are started by the outbox relay, which runs where the worker runs; in one process the
+    // API nudges it, so a draft's workflow starts within milliseconds instead of at the relay's next look.
+    const relay = options.worker ? startConsignmentRelay({ db, lifecycles, log: logger }) : undefined;
+    if (relay) stops.push(() => relay.stop());
+    const draftsQueued = relay?.nudge;
+    const consignments = createConsignmentService({ db, providers, lifecycles, carrierWaitMs: config.carrierWaitMs, draftsQueued });
     let worker: RunningWorker | undefined;
     if (options.worker) {
       worker = await startWorker({
@@ -134,7 +142,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
           carriers,
           providers,
           importCarrierWaitMs: config.importCarrierWaitMs,
-          lifecycles,
+          draftsQueued,
           consignments,
           deliveries,
           webhooks: { allowPrivate: config.webhookAllowPrivate, retry: config.webhookRetry },
@@ -193,7 +201,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       stops.push(() => app!.close());
     }
 
-    return { config, db, client, connection, app, worker, devServer, logger, health, stop: stopAll };
+    return { config, db, client, connection, app, worker, relay, devServer, logger, health, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;

@@ -3,7 +3,7 @@ import type { DraftInput, PackageInput } from '../domain/draft';
 import { DomainError } from '../domain/errors';
 import type { Costs } from '../domain/fees';
 import { consignmentType, packageDesi, totals } from '../domain/weights';
-import type { Queryable } from './database';
+import { isUniqueViolation, type Queryable } from './database';
 
 const PACKAGES_JSON = `COALESCE((
   SELECT json_agg(json_build_object(
@@ -239,11 +239,14 @@ export async function findByReferences(q: Queryable, customerId: number, referen
   return rows.map((r) => ({ referenceNo: r.reference_no, uuid: r.uuid, id: Number(r.id) }));
 }
 
-/** The drafts with these uuids, as their workflows start (imports). */
-export async function findDraftStarts(q: Queryable, uuids: string[]): Promise<{ id: number; uuid: string; referenceNo: string | null; providerId: number | null }[]> {
-  const { rows } = await q.query<{ id: number; uuid: string; reference_no: string | null; provider_id: number | null }>(
-    'SELECT id, uuid, reference_no, provider_id FROM consignments WHERE uuid = ANY($1::uuid[])',
-    [uuids],
-  );
-  return rows.map((r) => ({ id: Number(r.id), uuid: r.uuid, referenceNo: r.reference_no, providerId: r.provider_id === null ? null : Number(r.provider_id) }));
+const REFERENCE_INDEX = 'consignments_customer_reference';
+
+/** Runs a write that may take a reference_no another consignment of the customer has: REFERENCE_USED then. */
+export async function referenceGuard<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (isUniqueViolation(error, REFERENCE_INDEX)) throw new DomainError('REFERENCE_USED', { field: 'reference_no' });
+    throw error;
+  }
 }

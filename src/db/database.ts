@@ -101,3 +101,9 @@ export async function isDatabaseReachable(q: Queryable): Promise<boolean> {
     return false;
   }
 }
+
+/** True for a unique-constraint violation on `constraint` (pg and PGlite both report SQLSTATE 23505). */
+export function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const e = error as { code?: string; constraint?: string; message?: string };
+  return e?.code === '23505' && (e.constraint === constraint || (e.message ?? '').includes(constraint));
+}

@@ -1,23 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { isServiceBarcode } from '../carriers/barcode';
-import { findByTrackingCode, findConsignment, findConsignmentUuid, findHistory, refuseTakenReference, type ConsignmentKey } from '../db/consignments.repository';
+import { findByTrackingCode, findConsignment, findHistory, insertDraft, referenceGuard, refuseTakenReference, type ConsignmentKey } from '../db/consignments.repository';
+import { enqueueDraftStarts } from '../db/outbox.repository';
 import type { Caller } from '../db/customers.repository';
-import type { Queryable } from '../db/database';
+import type { Database } from '../db/database';
 import { findLabelFile, findLabels, type LabelSummary } from '../db/labels.repository';
 import type { ConsignmentRecord, HistoryEntry } from '../domain/consignment';
 import type { DraftInput } from '../domain/draft';
 import { DomainError } from '../domain/errors';
-import { cancelRule, requireDraft } from '../domain/statuses';
+import { cancelRule, requireDraft, STATUS, statusMessage } from '../domain/statuses';
 import { isCarrierReported, type CarrierEvent } from '../domain/tracking';
-import type { ConsignmentStarter } from '../temporal/consignment.starter';
+import { draftStartOf, type ConsignmentStarter } from '../temporal/consignment.starter';
 import type { ProviderService } from './providers.service';
 
 export interface ConsignmentServiceDeps {
-  db: Queryable;
+  db: Database;
   lifecycles: ConsignmentStarter;
   providers: Pick<ProviderService, 'issue'>;
   /** how long processing over HTTP waits for a carrier that does not answer (CARRIER_WAIT_MS) */
   carrierWaitMs: number;
+  /** new drafts are in the outbox: the relay (when in this process) starts their workflows now */
+  draftsQueued?: () => void;
 }
 
 export type LabelFormat = 'pdf' | 'zpl';
@@ -45,19 +48,37 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
   };
 
   return {
-    /** Creates a draft as a new lifecycle workflow; `uuid` fixes the workflow for idempotent retries. */
+    /**
+     * Creates a draft: its row and its outbox entry in one transaction (the relay starts its workflow), and
+     * answers at once. `uuid` makes a retry find the draft it created.
+     */
     async createDraft(caller: Caller, draft: DraftInput, uuid: string = randomUUID()): Promise<ConsignmentRecord> {
       await checkProvider(caller, draft);
       await refuseTakenReference(deps.db, caller.customerId, draft.reference_no, uuid);
-      return deps.lifecycles.create(caller, draft, uuid);
+      const record = await referenceGuard(() =>
+        deps.db.transaction(async (tx) => {
+          const { id, created } = await insertDraft(tx, {
+            uuid,
+            customerId: caller.customerId,
+            userId: caller.userId ?? null,
+            draft,
+            status: STATUS.NEW_DRAFT,
+            statusMessage: statusMessage(STATUS.NEW_DRAFT, 'en'),
+          });
+          if (created) await enqueueDraftStarts(tx, [id]);
+          return (await findConsignment(tx, { id, customerId: caller.customerId }))!;
+        }),
+      );
+      deps.draftsQueued?.();
+      return record;
     },
 
     async updateDraft(caller: Caller, id: number, patch: DraftInput): Promise<ConsignmentRecord> {
       await checkProvider(caller, patch);
-      const uuid = await findConsignmentUuid(deps.db, caller.customerId, id);
-      if (!uuid) throw new DomainError('CONSIGNMENT_NOT_FOUND');
-      await refuseTakenReference(deps.db, caller.customerId, patch.reference_no, uuid);
-      return deps.lifecycles.update(uuid, patch);
+      const current = await findConsignment(deps.db, { id, customerId: caller.customerId });
+      if (!current) throw new DomainError('CONSIGNMENT_NOT_FOUND');
+      await refuseTakenReference(deps.db, caller.customerId, patch.reference_no, current.uuid);
+      return deps.lifecycles.update(draftStartOf(current, caller.customerCode), patch);
     },
 
     /** A customer's consignment with its history and labels, or CONSIGNMENT_NOT_FOUND (also for another customer's). */
@@ -75,7 +96,7 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
       if (!current) throw new DomainError('DRAFT_NOT_FOUND');
       requireDraft(current.status);
       await refuseTakenReference(deps.db, caller.customerId, patch?.reference_no, current.uuid);
-      const result = await deps.lifecycles.process(current.uuid, { patch, labelFormat: format, carrierWaitMs });
+      const result = await deps.lifecycles.process(draftStartOf(current, caller.customerCode), { patch, labelFormat: format, carrierWaitMs });
       // A carrier's own label exists in the format asked for (the carrier made that one); ours in both.
       const label = (await findLabelFile(deps.db, result.labelId, format)) ?? (await findLabelFile(deps.db, result.labelId, format === 'pdf' ? 'zpl' : 'pdf'));
       if (!label) throw new Error(`label ${result.labelId} of consignment ${result.consignmentId} is missing`);
@@ -106,7 +127,7 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
       // Final statuses answer from the read model: their workflows may have completed.
       const { refusal } = cancelRule(record.status);
       if (refusal) throw new DomainError(refusal.code, { params: refusal.params });
-      const result = await deps.lifecycles.cancel(record.uuid);
+      const result = await deps.lifecycles.cancel(draftStartOf(record, caller.customerCode));
       return { consignment: result.consignmentId };
     },
 

@@ -1,12 +1,11 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import type { UpdateDefinition } from '@temporalio/common';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { consignmentWorkflow } from '../../workflows/consignment.workflow';
 import {
   cancelUpdate,
   carrierChangedSignal,
   carrierEventSignal,
-  createDraftUpdate,
   processDraftUpdate,
   updateDraftUpdate,
   type ConsignmentWorkflowInput,
@@ -14,6 +13,7 @@ import {
   type ProcessResult,
 } from '../../workflows/consignment.messages';
 import { SA } from '../../workflows/search-attributes';
+import type { DraftStart } from '../db/outbox.repository';
 import type { ConsignmentRecord } from '../domain/consignment';
 import type { DraftInput } from '../domain/draft';
 import { DomainError, type ErrorCode } from '../domain/errors';
@@ -36,20 +36,21 @@ export interface ConsignmentStarterDeps {
   pollIntervalMs?: number;
 }
 
-/** Who a consignment belongs to, as its workflow and the Temporal UI show it. */
-export interface Owner {
-  customerId: number;
-  userId: number | null;
-  customerCode: string;
-}
+/**
+ * A draft in the read model whose lifecycle workflow may not run yet: what its start needs. The relay starts
+ * it from the outbox; a change that comes first starts it itself (update-with-start).
+ */
+export type { DraftStart };
 
-/** A draft already in the read model whose lifecycle workflow is to be started (imports). */
-export interface CreatedDraft {
-  id: number;
-  uuid: string;
-  referenceNo: string | null;
-  providerId: number | null;
-}
+/** A consignment record as a DraftStart, for the customer whose code is `customerCode`. */
+export const draftStartOf = (record: ConsignmentRecord, customerCode: string): DraftStart => ({
+  id: record.id,
+  uuid: record.uuid,
+  referenceNo: record.reference_no,
+  providerId: record.provider_id,
+  importId: record.import_id,
+  customerCode,
+});
 
 /** Runs a workflow call; what it failed with comes back as the DomainError the workflow or activity raised. */
 async function call<T>(fn: () => Promise<T>, notFound: ErrorCode = 'CONSIGNMENT_NOT_FOUND'): Promise<T> {
@@ -68,84 +69,64 @@ export function createConsignmentStarter(deps: ConsignmentStarterDeps) {
   const settings = (): Pick<ConsignmentWorkflowInput, 'historyLimit' | 'pollIntervalMs'> => ({ historyLimit: deps.historyLimit, pollIntervalMs: deps.pollIntervalMs });
   const handle = (uuid: string) => deps.client.workflow.getHandle<typeof consignmentWorkflow>(consignmentWorkflowId(uuid));
 
-  return {
-    /** Creates the draft as a new lifecycle workflow (update-with-start); `uuid` fixes the workflow for idempotent retries. */
-    create(owner: Owner, draft: DraftInput, uuid: string, importId?: string): Promise<ConsignmentRecord> {
-      const start = new WithStartWorkflowOperation<typeof consignmentWorkflow>(WORKFLOW_TYPE, {
-        workflowId: consignmentWorkflowId(uuid),
-        taskQueue: deps.taskQueue,
-        args: [{ uuid, customerCode: owner.customerCode, ...settings() }],
-        workflowIdConflictPolicy: 'USE_EXISTING',
-        staticSummary: `Consignment ${draft.reference_no ?? uuid} of ${owner.customerCode}`,
-        typedSearchAttributes: [
-          { key: SA.CustomerCode, value: owner.customerCode },
-          { key: SA.ConsignmentStatus, value: statusName(STATUS.NEW_DRAFT) },
-          ...(draft.reference_no ? [{ key: SA.ReferenceNo, value: draft.reference_no }] : []),
-          ...(importId ? [{ key: SA.ImportId, value: importId }] : []),
-        ],
-      });
-      return call(() =>
-        deps.client.workflow.executeUpdateWithStart(createDraftUpdate, {
-          args: [{ customerId: owner.customerId, userId: owner.userId, draft, importId: importId ?? null }],
-          startWorkflowOperation: start,
+  /**
+   * How a draft's workflow starts, whoever starts it first: as it resumes after continue-as-new, created.
+   * A running one is used as it is; a closed one (a final status) is never started again.
+   */
+  const startOptions = (draft: DraftStart) => ({
+    workflowId: consignmentWorkflowId(draft.uuid),
+    taskQueue: deps.taskQueue,
+    args: [
+      {
+        uuid: draft.uuid,
+        customerCode: draft.customerCode,
+        ...settings(),
+        state: { uuid: draft.uuid, creation: 'created' as const, consignmentId: draft.id, status: STATUS.NEW_DRAFT, referenceNo: draft.referenceNo, providerId: draft.providerId, trackingCode: null, seenEvents: [] },
+      },
+    ] as [ConsignmentWorkflowInput],
+    workflowIdConflictPolicy: 'USE_EXISTING' as const,
+    workflowIdReusePolicy: 'REJECT_DUPLICATE' as const,
+    staticSummary: `Consignment ${draft.referenceNo ?? draft.uuid} of ${draft.customerCode}${draft.importId ? `, import ${draft.importId}` : ''}`,
+    typedSearchAttributes: [
+      { key: SA.CustomerCode, value: draft.customerCode },
+      { key: SA.ConsignmentStatus, value: statusName(STATUS.NEW_DRAFT) },
+      { key: SA.ConsignmentId, value: draft.id },
+      ...(draft.importId ? [{ key: SA.ImportId, value: draft.importId }] : []),
+      ...(draft.referenceNo ? [{ key: SA.ReferenceNo, value: draft.referenceNo }] : []),
+      ...(draft.providerId != null ? [{ key: SA.ProviderId, value: draft.providerId }] : []),
+    ],
+  });
+  /** An Update sent with the start of the workflow, so it never waits for the relay. */
+  const updateWithStart = <R, A extends unknown[]>(update: UpdateDefinition<R, A>, draft: DraftStart, args: A, notFound?: ErrorCode): Promise<R> =>
+    call(
+      () =>
+        deps.client.workflow.executeUpdateWithStart(update, {
+          args,
+          startWorkflowOperation: new WithStartWorkflowOperation<typeof consignmentWorkflow>(WORKFLOW_TYPE, startOptions(draft)),
         }),
-      );
-    },
+      notFound,
+    );
 
+  return {
     /**
-     * Starts the workflows of drafts already written to the read model (imports), as they resume after
-     * continue-as-new: created. Starting one that runs already changes nothing; a closed one (final status)
-     * is never started again.
+     * Starts a created draft's workflow (the relay). Starting one that runs already changes nothing; a closed
+     * one is not started again. True when this call started it.
      */
-    async startCreated(owner: Pick<Owner, 'customerCode'>, draft: CreatedDraft, importId: string): Promise<void> {
+    async startDraft(draft: DraftStart): Promise<boolean> {
       try {
-        await deps.client.workflow.start<typeof consignmentWorkflow>(WORKFLOW_TYPE, {
-          workflowId: consignmentWorkflowId(draft.uuid),
-          taskQueue: deps.taskQueue,
-          args: [
-            {
-              uuid: draft.uuid,
-              customerCode: owner.customerCode,
-              ...settings(),
-              state: { uuid: draft.uuid, creation: 'created', consignmentId: draft.id, status: STATUS.NEW_DRAFT, referenceNo: draft.referenceNo, providerId: draft.providerId, trackingCode: null, seenEvents: [] },
-            },
-          ],
-          workflowIdConflictPolicy: 'USE_EXISTING',
-          workflowIdReusePolicy: 'REJECT_DUPLICATE',
-          staticSummary: `Consignment ${draft.referenceNo ?? draft.uuid} of ${owner.customerCode}, import ${importId}`,
-          typedSearchAttributes: [
-            { key: SA.CustomerCode, value: owner.customerCode },
-            { key: SA.ConsignmentStatus, value: statusName(STATUS.NEW_DRAFT) },
-            { key: SA.ConsignmentId, value: draft.id },
-            { key: SA.ImportId, value: importId },
-            ...(draft.referenceNo ? [{ key: SA.ReferenceNo, value: draft.referenceNo }] : []),
-            ...(draft.providerId != null ? [{ key: SA.ProviderId, value: draft.providerId }] : []),
-          ],
-        });
+        await deps.client.workflow.start<typeof consignmentWorkflow>(WORKFLOW_TYPE, startOptions(draft));
+        return true;
       } catch (error) {
-        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+        if (error instanceof WorkflowExecutionAlreadyStartedError) return false;
+        throw error;
       }
     },
 
-    /**
-     * Waits until the worker has run the consignment workflow's first task (started, task scheduled, started,
-     * completed: four history events). Back-pressure for imports, which can start workflows faster than
-     * workers run them.
-     */
-    async workerCaughtUp(uuid: string, onWait: () => void = () => undefined): Promise<void> {
-      for (let pause = 50; ; pause = Math.min(pause * 2, 1000)) {
-        const { historyLength } = await handle(uuid).describe();
-        if (historyLength >= 4) return;
-        onWait();
-        await sleep(pause);
-      }
-    },
+    update: (draft: DraftStart, patch: DraftInput): Promise<ConsignmentRecord> => updateWithStart(updateDraftUpdate, draft, [patch]),
 
-    update: (uuid: string, patch: DraftInput): Promise<ConsignmentRecord> => call(() => handle(uuid).executeUpdate(updateDraftUpdate, { args: [patch] })),
+    process: (draft: DraftStart, request: ProcessRequest): Promise<ProcessResult> => updateWithStart(processDraftUpdate, draft, [request], 'NOT_DRAFT'),
 
-    process: (uuid: string, request: ProcessRequest): Promise<ProcessResult> => call(() => handle(uuid).executeUpdate(processDraftUpdate, { args: [request] }), 'NOT_DRAFT'),
-
-    cancel: (uuid: string): Promise<{ consignmentId: number; status: number }> => call(() => handle(uuid).executeUpdate(cancelUpdate, { args: [] })),
+    cancel: (draft: DraftStart): Promise<{ consignmentId: number; status: number }> => updateWithStart(cancelUpdate, draft, []),
 
     /**
      * Hands a carrier's tracking event to the workflow (a Signal: at least once, deduplicated there by event

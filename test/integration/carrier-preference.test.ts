@@ -51,7 +51,12 @@ afterAll(async () => {
   await kg?.close();
 });
 
-const choiceIn = (details: Json) => (details.details as Json[]).map((d) => d.message as string).find((m) => m.startsWith('Carrier chosen'));
+/** The choice, as the processing entry of the history tells it (one entry per status change). */
+const choiceIn = (details: Json) => {
+  const processed = (details.details as Json[]).filter((d) => d.status === 2 || d.status === 3);
+  expect(processed).toHaveLength(1);
+  return (processed[0].message as string).split('. ').slice(1).join('. ');
+};
 
 describe('cheapest and fastest across carrier accounts', () => {
   it('cheapest: the Sendeo rate table beats the sandbox carriers and DHL; the history lists every quote', async () => {

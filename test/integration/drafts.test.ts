@@ -124,9 +124,11 @@ describe('create draft (docs/api.md)', () => {
     expect(res.statusCode).toBe(201);
   });
 
-  it('runs each draft as a lifecycle workflow with search attributes', async () => {
+  it('runs each draft as a lifecycle workflow with search attributes, started by the outbox relay', async () => {
     const res = await createDraft(minimal({ reference_no: 'REF-TEMPORAL' }));
     const { id, uuid } = res.json().data;
+    // The answer came from the read model; the relay starts the workflow right after.
+    await svc.runtime.relay!.drained();
     const handle = svc.runtime.client.workflow.getHandle(consignmentWorkflowId(uuid));
     const description = await handle.describe();
     expect(description.status.name).toBe('RUNNING');

@@ -1,0 +1,115 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Database } from '../db/database';
+import { claimDraftStarts, completeDraftStarts, releaseDraftStarts, type DraftStart } from '../db/outbox.repository';
+import { forEachLimit } from '../domain/concurrency';
+import type { ConsignmentStarter } from './consignment.starter';
+
+export interface ConsignmentRelayOptions {
+  db: Database;
+  lifecycles: Pick<ConsignmentStarter, 'startDraft'>;
+  /** entries claimed per round (default 200) */
+  batchSize?: number;
+  /** workflow starts in flight (default 32) */
+  concurrency?: number;
+  /** how long an idle relay waits before it looks again, unless nudged (default 250 ms) */
+  idleMs?: number;
+  /** how long a claim holds: a relay that died mid-batch leaves its entries to others after it (default 30 s) */
+  leaseSeconds?: number;
+  log?: { warn(fields: Record<string, unknown>, message: string): void };
+}
+
+export interface ConsignmentRelay {
+  /** New entries were written in this process: look now instead of after the idle wait. */
+  nudge(): void;
+  /** Resolves once the outbox was found empty after this call (tests, benchmarks). */
+  drained(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The outbox relay (docs/architecture.md, principle 1): starts the workflows of created drafts from the
+ * outbox in batches, then removes their entries. At least once: an entry is removed only after its start
+ * succeeded, and a start that finds the workflow running (or closed) changes nothing, so a crash between
+ * the two starts nothing twice. Runs where the worker runs; several relays share the outbox by leases.
+ */
+export function startConsignmentRelay(options: ConsignmentRelayOptions): ConsignmentRelay {
+  const batchSize = options.batchSize ?? 200;
+  const concurrency = options.concurrency ?? 32;
+  const idleMs = options.idleMs ?? 250;
+  const leaseSeconds = options.leaseSeconds ?? 30;
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  /** Callers of drained(), each with the round after which an empty one counts. */
+  let waiters: { after: number; resolve: () => void }[] = [];
+  let rounds = 0;
+
+  /** One round: claim, start, complete. How many entries it claimed. */
+  const round = async (): Promise<number> => {
+    const claimed = await claimDraftStarts(options.db, batchSize, leaseSeconds);
+    if (claimed.length === 0) return 0;
+    const started: number[] = [];
+    const failed: DraftStart[] = [];
+    let firstError: unknown;
+    await forEachLimit(claimed, concurrency, async (draft) => {
+      try {
+        await options.lifecycles.startDraft(draft);
+        started.push(draft.id);
+      } catch (error) {
+        failed.push(draft);
+        firstError ??= error;
+      }
+    });
+    await completeDraftStarts(options.db, started);
+    if (failed.length) {
+      // Claimable again at once: the engine may be back by the next round.
+      await releaseDraftStarts(options.db, failed.map((d) => d.id));
+      throw firstError;
+    }
+    return claimed.length;
+  };
+
+  const loop = (async () => {
+    let backoffMs = idleMs;
+    while (!stopped) {
+      let claimed = 0;
+      const thisRound = ++rounds;
+      try {
+        claimed = await round();
+        backoffMs = idleMs;
+      } catch (error) {
+        if (stopped) break;
+        options.log?.warn({ err: error, retryInMs: backoffMs }, 'consignment relay: starting workflows failed; retrying');
+        await sleep(backoffMs);
+        backoffMs = Math.min(backoffMs * 2, 10_000);
+        continue;
+      }
+      if (claimed > 0) continue;
+      for (const w of waiters) if (w.after < thisRound) w.resolve();
+      waiters = waiters.filter((w) => w.after >= thisRound);
+      if (stopped) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, idleMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+    }
+  })();
+
+  return {
+    nudge: () => wake?.(),
+    drained: () =>
+      new Promise<void>((resolve) => {
+        waiters.push({ after: rounds, resolve });
+        wake?.();
+      }),
+    async stop() {
+      stopped = true;
+      wake?.();
+      await loop;
+      for (const w of waiters) w.resolve();
+    },
+  };
+}
