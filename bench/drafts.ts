@@ -1,8 +1,11 @@
 /**
- * Draft creation throughput over real HTTP (POST /api/v1/consignments/draft), on PGlite (in memory) and
- * on PostgreSQL, beside a bare Fastify route measured in the same run with the same client and bodies.
+ * Draft creation throughput over real HTTP (POST /api/v1/consignments/draft), on PGlite (a file, as
+ * `npm start` runs it) and on PostgreSQL, beside a bare Fastify route and the engine's bare empty-workflow
+ * rate, both measured in the same run. A draft is answered from the read model; the outbox relay starts its
+ * workflow: the bench also times how long after the burst every draft's workflow runs, and the relay's rate
+ * against the engine's bare rate.
  *
- * One Temporal dev server (in memory, headless) serves the whole run; each database gets its own runtime
+ * One Temporal dev server on an SQLite file (as `npm start` runs it) serves the whole run; each database gets its own runtime
  * (API + worker, own task queue) listening on 127.0.0.1, its own customer, a warm-up, then DRAFTS_N drafts
  * from DRAFTS_CONCURRENCY closed-loop clients over one keep-alive connection pool of that size (undici's
  * `request` + Pool; node:http's keep-alive Agent with BENCH_HTTP_CLIENT=node). Every
@@ -21,7 +24,9 @@
  * Temporal server instead of starting a dev server, e.g. one started with other dynamic config).
  */
 import { randomBytes } from 'node:crypto';
-import { cpus, loadavg } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DefaultLogger, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import Fastify from 'fastify';
@@ -31,7 +36,7 @@ import type { Database } from '../src/db/database';
 import { createLogger, startRuntime, type Runtime } from '../src/runtime';
 import { startDevServer, type DevServer } from '../src/temporal/dev-server';
 import { WORKFLOWS_PATH } from '../src/temporal/worker';
-import { cpuMeter, findProcesses, fmt, freePort, httpLoad, openScratchDatabase, printTable, runBench, summarize, type HttpLoadResult } from './support';
+import { bareWorkflowRate, cpuMeter, findProcesses, fmt, freePort, httpLoad, openScratchDatabase, printTable, runBench, summarize, type BareRate, type HttpLoadResult } from './support';
 
 const TARGET_PER_SEC = 250;
 
@@ -125,13 +130,12 @@ function draftBody(prefix: string, i: number): string {
 // Where a draft's time goes: wraps the Temporal call and the database entry points of one runtime.
 
 interface Breakdown {
-  updateWithStart: number[];
   apiQueries: number[];
-  activityTx: number[];
+  insertTx: number[];
 }
 
 function instrument(runtime: Runtime, db: Database): { breakdown: Breakdown; setEnabled(on: boolean): void } {
-  const breakdown: Breakdown = { updateWithStart: [], apiQueries: [], activityTx: [] };
+  const breakdown: Breakdown = { apiQueries: [], insertTx: [] };
   let enabled = false;
   const timed = <A extends unknown[], R>(fn: (...args: A) => Promise<R>, into: number[]) =>
     async (...args: A): Promise<R> => {
@@ -142,11 +146,10 @@ function instrument(runtime: Runtime, db: Database): { breakdown: Breakdown; set
         if (enabled) into.push(performance.now() - t0);
       }
     };
-  const workflow = runtime.client.workflow;
-  workflow.executeUpdateWithStart = timed(workflow.executeUpdateWithStart.bind(workflow), breakdown.updateWithStart) as typeof workflow.executeUpdateWithStart;
-  // API: auth lookup + reference check go through db.query; the worker's insertDraft activity is one db.transaction.
+  void runtime;
+  // API: auth lookup + reference check go through db.query (and the relay's claims); the draft and its outbox entry are one db.transaction.
   db.query = timed(db.query.bind(db), breakdown.apiQueries) as typeof db.query;
-  db.transaction = timed(db.transaction.bind(db), breakdown.activityTx) as typeof db.transaction;
+  db.transaction = timed(db.transaction.bind(db), breakdown.insertTx) as typeof db.transaction;
   return { breakdown, setEnabled: (on) => (enabled = on) };
 }
 
@@ -158,6 +161,10 @@ interface TargetResult {
   stored?: number;
   breakdown?: Breakdown;
   cpu?: Record<string, number>;
+  /** seconds from the end of the burst until every draft's workflow was started (the outbox empty) */
+  startedAfterBurstSeconds?: number;
+  /** workflows the relay started per second, from the burst's start until the outbox was empty */
+  relayRate?: number;
 }
 
 const bodies = Array.from({ length: N }, (_, i) => draftBody('B', i));
@@ -211,19 +218,31 @@ async function benchDrafts(kind: 'pglite' | 'postgres', temporal: TemporalServer
     const probe = instrument(runtime, scratch.db);
     probe.setEnabled(true);
     const cpu = await cpuMeter({ temporal: temporal.pids, ...(scratch.backendPids && { postgres: scratch.backendPids }) });
+    const t0 = performance.now();
     const load = await httpLoad({ ...common, n: N, headers: { apikey: customer.apiKey }, body: (i) => bodies[i] });
+    const burstEnd = performance.now();
+    await runtime.relay!.drained();
+    const drainedAt = performance.now();
     const cpuUsed = await cpu.stop();
     probe.setEnabled(false);
 
     const { rows } = await scratch.db.query<{ n: number }>('SELECT count(*)::int AS n FROM consignments WHERE customer_id = $1', [customer.caller.customerId]);
-    return { name: scratch.label, load, stored: Number(rows[0].n), breakdown: probe.breakdown, cpu: cpuUsed };
+    return {
+      name: scratch.label,
+      load,
+      stored: Number(rows[0].n),
+      breakdown: probe.breakdown,
+      cpu: cpuUsed,
+      startedAfterBurstSeconds: (drainedAt - burstEnd) / 1000,
+      relayRate: N / ((drainedAt - t0) / 1000),
+    };
   } finally {
     await runtime?.stop();
     await scratch.drop();
   }
 }
 
-function report(results: TargetResult[]): void {
+function report(results: TargetResult[], engine: BareRate): void {
   const bare = results.find((r) => r.name === 'bare Fastify');
   console.log(`\nDraft creation over HTTP: ${N} drafts, ${C} concurrent clients, warm-up ${WARMUP}, client ${results[0]?.load.client}; Node ${process.version}; ${new Date().toISOString()}`);
   console.log(`Machine load average (1 min) at start ${fmt(LOAD_AT_START, 2)}, at end ${fmt(loadavg()[0], 2)} on ${cpus().length} cores: other work on the machine lowers every rate.`);
@@ -239,6 +258,12 @@ function report(results: TargetResult[]): void {
     ]),
   );
 
+  console.log(`\nThe engine's bare rate (empty workflows started and run, same server, this run): ${fmt(engine.rate, 0)}/s`);
+  printTable(
+    ['target', 'workflows started by the relay /s', 'ratio to bare', 'all running after the burst (s)'],
+    results.filter((r) => r.relayRate !== undefined).map((r) => [r.name, fmt(r.relayRate, 0), `${fmt(r.relayRate! / engine.rate, 2)}×`, fmt(r.startedAfterBurstSeconds, 1)]),
+  );
+
   console.log('');
   for (const r of results) {
     if (r.load.firstError) console.log(`${r.name}: first failure (request ${r.load.firstError.index}, status ${r.load.firstError.status}): ${r.load.firstError.body}`);
@@ -252,19 +277,17 @@ function report(results: TargetResult[]): void {
   if (withBreakdown.length) {
     console.log('\nWhere a draft request spends its time (mean ms per request unless noted; calls overlap across clients):');
     printTable(
-      ['target', 'HTTP', 'updateWithStart (p50, p99)', 'of which insert tx (p99)', 'API db.query (calls/req)', 'rest: Fastify, zod, waiting'],
+      ['target', 'HTTP', 'draft + outbox insert tx (p50, p99)', 'db.query incl. relay (calls/req)', 'rest: Fastify, zod, waiting'],
       withBreakdown.map((r) => {
         const b = r.breakdown!;
-        const uws = summarize(b.updateWithStart);
-        const tx = summarize(b.activityTx);
+        const tx = summarize(b.insertTx);
         const apiMs = b.apiQueries.reduce((s, v) => s + v, 0) / r.load.n;
         return [
           r.name,
           fmt(r.load.latency.mean, 1),
-          `${fmt(uws.mean, 1)} (${fmt(uws.p50, 0)}, ${fmt(uws.p99, 0)})`,
-          `${fmt(tx.mean, 1)} (${fmt(tx.p99, 0)})`,
+          `${fmt(tx.mean, 1)} (${fmt(tx.p50, 0)}, ${fmt(tx.p99, 0)})`,
           `${fmt(apiMs, 1)} (${fmt(b.apiQueries.length / r.load.n, 1)})`,
-          fmt(r.load.latency.mean - uws.mean - apiMs, 1),
+          fmt(r.load.latency.mean - tx.mean - apiMs, 1),
         ];
       }),
     );
@@ -315,6 +338,7 @@ function report(results: TargetResult[]): void {
 
 async function main(): Promise<void> {
   let devServer: DevServer | undefined;
+  let engineDir: string | undefined;
   const stopServer = async () => {
     const server = devServer;
     devServer = undefined;
@@ -335,7 +359,8 @@ async function main(): Promise<void> {
       const port = external.split(':').pop()!;
       temporal = { address: external, pids: () => findProcesses('start-dev', `--port ${port} `) };
     } else {
-      devServer = await startDevServer({ port: await freePort(), namespace: 'default' });
+      engineDir = mkdtempSync(join(tmpdir(), 'cf-bench-engine-'));
+      devServer = await startDevServer({ port: await freePort(), namespace: 'default', dataDir: engineDir });
       const port = devServer.address.split(':').pop()!;
       const pids = findProcesses('start-dev', `--port ${port} `);
       // Last resort when the bench dies without reaching `finally` (uncaught error, EPIPE on a closed stdout):
@@ -353,10 +378,12 @@ async function main(): Promise<void> {
     }
     const bundle = await bundling;
     console.log(
-      `Temporal ${external ? 'server (BENCH_TEMPORAL_ADDRESS)' : 'dev server (in memory)'} ${temporal.address}, pid ${temporal.pids().join(',') || '?'}; ` +
+      `Temporal ${external ? 'server (BENCH_TEMPORAL_ADDRESS)' : 'dev server (SQLite file, as npm start runs it)'} ${temporal.address}, pid ${temporal.pids().join(',') || '?'}; ` +
         `workflow bundle ready in ${fmt((performance.now() - t0) / 1000, 1)} s`,
     );
 
+    const engine = await bareWorkflowRate(temporal.address, { n: 1000, concurrency: 32, cpuSources: { temporal: temporal.pids }, label: RUN_ID });
+    console.log(`engine bare rate: ${fmt(engine.rate, 0)} empty workflows/s`);
     const results: TargetResult[] = [];
     results.push(await benchBareFastify());
     console.log(`bare Fastify: ${fmt(results[0].load.ratePerSec, 0)} req/s`);
@@ -365,9 +392,10 @@ async function main(): Promise<void> {
       console.log(`${result.name}: ${fmt(result.load.ratePerSec, 0)} drafts/s`);
       results.push(result);
     }
-    report(results);
+    report(results, engine);
   } finally {
     await stopServer();
+    if (engineDir) rmSync(engineDir, { recursive: true, force: true });
   }
 }
 

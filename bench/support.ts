@@ -4,7 +4,9 @@
  * accounting and plain-text tables.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Pool, request as undiciRequest } from 'undici';
@@ -322,8 +324,17 @@ export interface ScratchDatabase {
 /** Opens a scratch database: `postgres` creates cf_bench_<random> on the server at `serverUrl`; drop() removes it. */
 export async function openScratchDatabase(kind: 'pglite' | 'postgres', serverUrl: string, poolSize = 20): Promise<ScratchDatabase> {
   if (kind === 'pglite') {
-    const db = await openDatabase({});
-    return { db, label: 'PGlite (in memory)', drop: () => db.close() };
+    // File-backed, as `npm start` runs it.
+    const dataDir = mkdtempSync(join(tmpdir(), 'cf-bench-pglite-'));
+    const db = await openDatabase({ dataDir });
+    return {
+      db,
+      label: 'PGlite (file)',
+      drop: async () => {
+        await db.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
   }
   const name = `cf_bench_${randomBytes(6).toString('hex')}`;
   const admin = await openDatabase({ url: serverUrl, poolSize: 1 });
