@@ -143,6 +143,7 @@ export function createConsignmentActivities({ db, carriers, providers }: Consign
             shipment,
             serviceBarcode: serviceBarcode(current.id),
             carrierPushes: account?.supportsPush ?? false,
+            carrierInProcess: false,
           };
         }
         const noCarrier = () =>
@@ -168,6 +169,7 @@ export function createConsignmentActivities({ db, carriers, providers }: Consign
           shipment,
           serviceBarcode: serviceBarcode(current.id),
           carrierPushes: carrier?.supportsPush ?? false,
+          carrierInProcess: providers.isBuiltIn(providerId),
           ...(choiceNote ? { choice: choiceNote } : {}),
         };
       });

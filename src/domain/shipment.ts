@@ -39,6 +39,8 @@ export interface ProcessingPlan {
   carrierPushes: boolean;
   /** how cheapest or fastest chose the carrier, and the quotes it compared (a history entry) */
   choice?: string;
+  /** the carrier is built in (runs in the worker's process): its booking is a local activity */
+  carrierInProcess?: boolean;
 }
 
 /** A label the carrier made, kept as received (our label store serves it instead of rendering one). */

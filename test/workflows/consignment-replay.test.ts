@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { bundleWorkflowCode, DefaultLogger, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { temporal } from '@temporalio/proto';
+import { carrierEventSignal } from '../../workflows/consignment.messages';
+import { carrierEvent, createProcessedConsignment, lifecycleFakes, useWorkflowTestEnvironment, withWorker, WORKFLOWS_PATH } from './support';
+
+/**
+ * Workflows already running when consignflow is upgraded replay their histories with the new code. A history
+ * recorded before status publishing became a local activity (test/workflows/histories/) must replay without
+ * a nondeterminism error: the patch markers keep old histories on the regular activity.
+ */
+const ctx = useWorkflowTestEnvironment();
+let bundle: WorkflowBundleWithSourceMap;
+
+beforeAll(async () => {
+  bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
+}, 120_000);
+
+/** A history as `JSON.stringify(await handle.fetchHistory())` wrote it. */
+const recorded = (name: string) => temporal.api.history.v1.History.fromObject(JSON.parse(readFileSync(resolve(__dirname, 'histories', name), 'utf8')));
+
+describe('consignment workflow upgrades', () => {
+  it('replays a consignment recorded before publishing and in-process booking became local activities', async () => {
+    const history = recorded('consignment-before-local-activities.json');
+    const scheduled = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
+    expect(scheduled).toContain('publishStatusEvent');
+    await Worker.runReplayHistory({ workflowBundle: bundle, replayName: 'before local activities' }, history, 'consignment:recorded');
+  });
+
+  it('new consignments publish their status events as local activities: no activity task per status change', async () => {
+    const { fakes, published } = lifecycleFakes();
+    await withWorker(ctx, fakes, async (taskQueue) => {
+      const { handle } = await createProcessedConsignment(ctx, taskQueue);
+      await handle.signal(carrierEventSignal, carrierEvent('PICKED_UP', 'e-new-1'));
+      await handle.signal(carrierEventSignal, carrierEvent('DELIVERED', 'e-new-2'));
+      await handle.result();
+      const history = await handle.fetchHistory();
+      const scheduled = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
+      expect(scheduled).not.toContain('publishStatusEvent');
+      expect(published).toHaveLength(3);
+      // The new history replays too.
+      await Worker.runReplayHistory({ workflowBundle: bundle, replayName: 'after' }, history, handle.workflowId);
+    });
+  });
+});
