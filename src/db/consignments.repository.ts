@@ -159,14 +159,20 @@ export interface NewDraft {
 
 /** Inserts a draft with its packages and first history entry. Idempotent on uuid: a retried call returns the stored draft. */
 export async function insertDraft(tx: Queryable, input: NewDraft): Promise<{ id: number; created: boolean }> {
-  const existing = await tx.query<{ id: number }>('SELECT id FROM consignments WHERE uuid = $1', [input.uuid]);
-  if (existing.rows[0]) return { id: Number(existing.rows[0].id), created: false };
   const columns = draftColumns(input.draft);
   const placeholders = columns.map((_, i) => `$${i + 6}`).join(', ');
+  // Concurrent requests with the same uuid (an Idempotency-Key replayed at once) take turns: the first
+  // inserts, the others find its row (without the lock, one could trip over its reference_no first).
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [input.uuid]);
   const { rows } = await tx.query<{ id: number }>(
-    `INSERT INTO consignments (uuid, customer_id, user_id, status, import_id, ${DRAFT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, ${placeholders}) RETURNING id`,
+    `INSERT INTO consignments (uuid, customer_id, user_id, status, import_id, ${DRAFT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, ${placeholders})
+     ON CONFLICT (uuid) DO NOTHING RETURNING id`,
     [input.uuid, input.customerId, input.userId, input.status, input.importId ?? null, ...columns],
   );
+  if (!rows[0]) {
+    const existing = await tx.query<{ id: number }>('SELECT id FROM consignments WHERE uuid = $1', [input.uuid]);
+    return { id: Number(existing.rows[0].id), created: false };
+  }
   const id = Number(rows[0].id);
   await insertPackages(tx, id, input.draft.packages ?? []);
   await tx.query(`INSERT INTO consignment_history (consignment_id, status, message, event_key) VALUES ($1, $2, $3, 'created')`, [id, input.status, input.statusMessage]);
