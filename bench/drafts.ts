@@ -24,9 +24,7 @@
  * Temporal server instead of starting a dev server, e.g. one started with other dynamic config).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { DefaultLogger, bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import Fastify from 'fastify';
@@ -34,9 +32,9 @@ import { loadConfig } from '../src/config';
 import { createCustomer } from '../src/db/customers.repository';
 import type { Database } from '../src/db/database';
 import { createLogger, startRuntime, type Runtime } from '../src/runtime';
-import { startDevServer, type DevServer } from '../src/temporal/dev-server';
+import type { DevServer } from '../src/temporal/dev-server';
 import { WORKFLOWS_PATH } from '../src/temporal/worker';
-import { bareWorkflowRate, cpuMeter, findProcesses, fmt, freePort, httpLoad, openScratchDatabase, printTable, runBench, summarize, type BareRate, type HttpLoadResult } from './support';
+import { bareWorkflowRate, cpuMeter, findProcesses, fmt, httpLoad, openScratchDatabase, printTable, runBench, startFileEngine, summarize, type BareRate, type HttpLoadResult } from './support';
 
 const TARGET_PER_SEC = 250;
 
@@ -338,7 +336,6 @@ function report(results: TargetResult[], engine: BareRate): void {
 
 async function main(): Promise<void> {
   let devServer: DevServer | undefined;
-  let engineDir: string | undefined;
   const stopServer = async () => {
     const server = devServer;
     devServer = undefined;
@@ -359,8 +356,7 @@ async function main(): Promise<void> {
       const port = external.split(':').pop()!;
       temporal = { address: external, pids: () => findProcesses('start-dev', `--port ${port} `) };
     } else {
-      engineDir = mkdtempSync(join(tmpdir(), 'cf-bench-engine-'));
-      devServer = await startDevServer({ port: await freePort(), namespace: 'default', dataDir: engineDir });
+      devServer = await startFileEngine();
       const port = devServer.address.split(':').pop()!;
       const pids = findProcesses('start-dev', `--port ${port} `);
       // Last resort when the bench dies without reaching `finally` (uncaught error, EPIPE on a closed stdout):
@@ -395,7 +391,6 @@ async function main(): Promise<void> {
     report(results, engine);
   } finally {
     await stopServer();
-    if (engineDir) rmSync(engineDir, { recursive: true, force: true });
   }
 }
 

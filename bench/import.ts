@@ -32,9 +32,9 @@ import { parseImportOptions } from '../src/feeds/import-options';
 import { mapOrder, orderGroups } from '../src/feeds/order-mapper';
 import { csvField, resolveLayout } from '../src/feeds/presets';
 import { createLogger, startRuntime, type Runtime } from '../src/runtime';
-import { startDevServer, type DevServer } from '../src/temporal/dev-server';
+import type { DevServer } from '../src/temporal/dev-server';
 import { WORKFLOWS_PATH } from '../src/temporal/worker';
-import { bareWorkflowRate, cpuMeter, findProcesses, fmt, freePort, httpLoad, openScratchDatabase, printTable, runBench, type CpuSources, type ScratchDatabase } from './support';
+import { bareWorkflowRate, cpuMeter, findProcesses, fmt, freePort, httpLoad, openScratchDatabase, printTable, runBench, startFileEngine, type CpuSources, type ScratchDatabase } from './support';
 import { startCommand } from '../test/support/service-process';
 
 function positiveInt(name: string, fallback: number): number {
@@ -301,7 +301,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void devServer?.stop().finally(() => process.exit(130)));
   try {
     const bundling = bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
-    devServer = await startDevServer({ port: await freePort(), namespace: 'default' });
+    devServer = await startFileEngine();
     scratch = await openScratchDatabase(DB_KIND, DATABASE_URL);
     const config = loadConfig({ TEMPORAL_ADDRESS: devServer.address, TEMPORAL_TASK_QUEUE: `bench-import-${RUN_ID}`, PUBLIC_BASE_URL: 'http://consignflow.bench', LOG_LEVEL: 'silent', ADDRESS_COUNTRIES: 'none' });
     runtime = await startRuntime(config, { api: true, worker: true, db: scratch.db, workflowBundle: await bundling, logger: createLogger('silent') });
@@ -309,7 +309,7 @@ async function main(): Promise<void> {
     const origin = `http://127.0.0.1:${(runtime.app!.server.address() as { port: number }).port}`;
     const csv = shopifyCsv('B', N);
     const rows = shopifyRows(N);
-    console.log(`Temporal dev server ${devServer.address} (in memory); ${scratch.label}; file: ${N} orders, ${rows} rows, ${fmt(Buffer.byteLength(csv) / 1024 / 1024, 1)} MB`);
+    console.log(`Temporal dev server ${devServer.address} (SQLite file, as npm start runs it); ${scratch.label}; file: ${N} orders, ${rows} rows, ${fmt(Buffer.byteLength(csv) / 1024 / 1024, 1)} MB`);
 
     const port = devServer.address.split(':').pop()!;
     const temporalPids = findProcesses('start-dev', `--port ${port} `);

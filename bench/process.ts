@@ -18,8 +18,7 @@ import { loadConfig } from '../src/config';
 import { createCustomer } from '../src/db/customers.repository';
 import { openDatabase } from '../src/db/database';
 import { startRuntime } from '../src/runtime';
-import { startDevServer } from '../src/temporal/dev-server';
-import { createHttpClient, fmt, freePort, printTable, runConcurrent, summarize } from './support';
+import { createHttpClient, fmt, freePort, printTable, runConcurrent, startFileEngine, summarize } from './support';
 
 const N = Number(process.env.PROCESS_N ?? 300);
 const C = Number(process.env.PROCESS_CONCURRENCY ?? 20);
@@ -33,7 +32,7 @@ async function main(): Promise<void> {
   await admin.query(`CREATE DATABASE ${name}`);
   const url = new URL(SERVER_URL);
   url.pathname = `/${name}`;
-  const devServer = await startDevServer({ port: await freePort(), namespace: 'default' });
+  const devServer = await startFileEngine();
   const port = await freePort();
   const config = loadConfig({ DATABASE_URL: url.toString(), TEMPORAL_ADDRESS: devServer.address, PORT: String(port), LOG_LEVEL: 'silent', ADDRESS_COUNTRIES: 'none' });
   const runtime = await startRuntime(config, { api: true, worker: true, logger: pino({ level: 'silent' }) });

@@ -15,9 +15,7 @@
  * (postgresql://postgres@127.0.0.1:5432/test: a scratch database is created there and dropped afterwards).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { DefaultLogger, bundleWorkflowCode } from '@temporalio/worker';
 import { loadConfig } from '../src/config';
@@ -25,9 +23,8 @@ import { createCustomer, generateApiKey, hashApiKey } from '../src/db/customers.
 import type { Database } from '../src/db/database';
 import { createLogger, startRuntime } from '../src/runtime';
 import { consignmentWorkflowId } from '../src/temporal/consignment.starter';
-import { startDevServer } from '../src/temporal/dev-server';
 import { WORKFLOWS_PATH } from '../src/temporal/worker';
-import { bareWorkflowRate, cpuMeter, createHttpClient, findProcesses, fmt, freePort, openScratchDatabase, printTable, runBench, runConcurrent, summarize } from './support';
+import { bareWorkflowRate, cpuMeter, createHttpClient, findProcesses, fmt, freePort, openScratchDatabase, printTable, runBench, runConcurrent, startFileEngine, summarize } from './support';
 
 const N = Number(process.env.SHIP_N ?? 400);
 const C = Number(process.env.SHIP_CONCURRENCY ?? 10);
@@ -176,8 +173,7 @@ async function shipOn(kind: 'pglite' | 'postgres', address: string, temporalPids
 }
 
 runBench(async () => {
-  const engineDir = mkdtempSync(join(tmpdir(), 'cf-ship-engine-'));
-  const server = await startDevServer({ port: await freePort(), namespace: 'default', dataDir: engineDir });
+  const server = await startFileEngine();
   try {
     const port = server.address.split(':').pop()!;
     const pids = findProcesses('start-dev', `--port ${port} `);
@@ -206,6 +202,5 @@ runBench(async () => {
     printTable(['database', ...keys], rows.map((r) => [r.name, ...keys.map((k) => fmt(r.cpuMs[k], 1))]));
   } finally {
     await server.stop();
-    rmSync(engineDir, { recursive: true, force: true });
   }
 });

@@ -15,6 +15,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import { openDatabase, type Database } from '../src/db/database';
+import { startDevServer, type DevServer } from '../src/temporal/dev-server';
+import { freePort as freePortOf } from '../test/support/ports';
 
 /** Nearest-rank percentile of an ascending array (p in 0..100); NaN when empty. */
 export function percentile(sorted: readonly number[], p: number): number {
@@ -415,4 +417,20 @@ export async function bareWorkflowRate(address: string, options: { n: number; co
     await nativeConnection.close();
     await connection.close();
   }
+}
+
+/**
+ * The embedded engine as `npm start` runs it: a Temporal dev server on an SQLite file (the default pragmas),
+ * in a temporary data directory that stopping removes.
+ */
+export async function startFileEngine(port?: number): Promise<DevServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cf-bench-engine-'));
+  const server = await startDevServer({ port: port ?? (await freePortOf()), namespace: 'default', dataDir });
+  return {
+    ...server,
+    stop: async () => {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }

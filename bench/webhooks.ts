@@ -39,10 +39,10 @@ import { loadConfig } from '../src/config';
 import { createCustomer } from '../src/db/customers.repository';
 import { STATUS } from '../src/domain/statuses';
 import { createLogger, startRuntime, type Runtime } from '../src/runtime';
-import { startDevServer, type DevServer } from '../src/temporal/dev-server';
+import type { DevServer } from '../src/temporal/dev-server';
 import { createWebhookDeliveryStarter } from '../src/temporal/webhook-delivery.starter';
 import { WORKFLOWS_PATH } from '../src/temporal/worker';
-import { cpuMeter, findProcesses, fmt, freePort, openScratchDatabase, printTable, runBench, summarize } from './support';
+import { cpuMeter, findProcesses, fmt, openScratchDatabase, printTable, runBench, startFileEngine, summarize } from './support';
 
 const TARGET_PER_SEC = 200;
 const MODE = (process.env.BENCH_MODE || 'outbox').trim();
@@ -330,10 +330,10 @@ async function main(): Promise<void> {
   const loadAtStart = loadavg()[0];
   try {
     const bundling = bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
-    const address = process.env.BENCH_TEMPORAL_ADDRESS || (devServer = await startDevServer({ port: await freePort(), namespace: 'default' })).address;
+    const address = process.env.BENCH_TEMPORAL_ADDRESS || (devServer = await startFileEngine()).address;
     process.once('exit', () => void devServer?.stop());
     const bundle = await bundling;
-    console.log(`Temporal ${devServer ? 'dev server (in memory)' : 'server'} ${address}; mode ${MODE}; ${CONSIGNMENTS} consignments × ${EVENTS_PER} events`);
+    console.log(`Temporal ${devServer ? 'dev server (SQLite file, as npm start runs it)' : 'server'} ${address}; mode ${MODE}; ${CONSIGNMENTS} consignments × ${EVENTS_PER} events`);
     const results: Result[] = [];
     for (const kind of DBS as ('pglite' | 'postgres')[]) {
       const result = await benchOne(kind, address, bundle);

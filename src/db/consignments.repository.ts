@@ -57,9 +57,13 @@ export async function findConsignment(q: Queryable, key: ConsignmentKey): Promis
 }
 
 /** The uuid (and so the workflow) of a customer's consignment, without loading it whole. */
-export async function findConsignmentUuid(q: Queryable, customerId: number, id: number): Promise<string | undefined> {
-  const { rows } = await q.query<{ uuid: string }>('SELECT uuid FROM consignments WHERE id = $1 AND customer_id = $2', [id, customerId]);
-  return rows[0]?.uuid;
+/** What addressing a consignment's workflow needs of it (not its parties and packages). */
+export type ConsignmentRef = Pick<ConsignmentRecord, 'id' | 'uuid' | 'reference_no' | 'provider_id' | 'import_id'>;
+
+export async function findConsignmentRef(q: Queryable, customerId: number, id: number): Promise<ConsignmentRef | undefined> {
+  const { rows } = await q.query<ConsignmentRef>('SELECT id, uuid, reference_no, provider_id, import_id FROM consignments WHERE id = $1 AND customer_id = $2', [id, customerId]);
+  const row = rows[0];
+  return row && { ...row, id: Number(row.id), provider_id: row.provider_id === null ? null : Number(row.provider_id) };
 }
 
 export async function isReferenceTaken(q: Queryable, customerId: number, referenceNo: string, exceptUuid?: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isServiceBarcode } from '../carriers/barcode';
-import { findByTrackingCode, findConsignment, findHistory, insertDraft, referenceGuard, refuseTakenReference, type ConsignmentKey } from '../db/consignments.repository';
+import { findByTrackingCode, findConsignment, findConsignmentRef, findHistory, insertDraft, referenceGuard, refuseTakenReference, type ConsignmentKey } from '../db/consignments.repository';
 import { enqueueDraftStarts } from '../db/outbox.repository';
 import type { Caller } from '../db/customers.repository';
 import type { Database } from '../db/database';
@@ -75,7 +75,7 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
 
     async updateDraft(caller: Caller, id: number, patch: DraftInput): Promise<ConsignmentRecord> {
       await checkProvider(caller, patch);
-      const current = await findConsignment(deps.db, { id, customerId: caller.customerId });
+      const current = await findConsignmentRef(deps.db, caller.customerId, id);
       if (!current) throw new DomainError('CONSIGNMENT_NOT_FOUND');
       await refuseTakenReference(deps.db, caller.customerId, patch.reference_no, current.uuid);
       return deps.lifecycles.update(draftStartOf(current, caller.customerCode), patch);

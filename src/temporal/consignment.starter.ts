@@ -13,6 +13,7 @@ import {
   type ProcessResult,
 } from '../../workflows/consignment.messages';
 import { SA } from '../../workflows/search-attributes';
+import type { ConsignmentRef } from '../db/consignments.repository';
 import type { DraftStart } from '../db/outbox.repository';
 import type { ConsignmentRecord } from '../domain/consignment';
 import type { DraftInput } from '../domain/draft';
@@ -43,7 +44,7 @@ export interface ConsignmentStarterDeps {
 export type { DraftStart };
 
 /** A consignment record as a DraftStart, for the customer whose code is `customerCode`. */
-export const draftStartOf = (record: ConsignmentRecord, customerCode: string): DraftStart => ({
+export const draftStartOf = (record: ConsignmentRef, customerCode: string): DraftStart => ({
   id: record.id,
   uuid: record.uuid,
   referenceNo: record.reference_no,
