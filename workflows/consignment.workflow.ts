@@ -4,7 +4,6 @@ import {
   ApplicationFailure,
   condition,
   continueAsNew,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -63,16 +62,11 @@ const CARRIER_TRACKING = {
 const db = proxyLocalActivities<LifecycleActivities>(READ_MODEL_WRITES);
 const carrier = proxyActivities<LifecycleActivities>(CARRIER_CALLS);
 const tracking = proxyActivities<LifecycleActivities>(CARRIER_TRACKING);
-const events = proxyActivities<LifecycleActivities>(EVENT_PUBLISHING);
 /**
- * Publishing is a database read and a start of the webhook delivery workflow, quick and local to the worker:
- * a local activity, which spares the engine an activity task and a workflow task per status change.
- * Histories from before keep their regular activity (the patch marker decides on replay).
+ * Publishing stays a regular activity: it runs beside the workflow's ending, and a local activity there would
+ * be run again whenever the final workflow task is refused for a signal that came in meanwhile.
  */
-const localEvents = proxyLocalActivities<LifecycleActivities>(EVENT_PUBLISHING);
-const LOCAL_PUBLISHING = 'local-status-publishing';
-/** Built-in carriers run in the worker's process: their bookings are local activities (same patch rule). */
-const IN_PROCESS_BOOKING = 'in-process-booking-local';
+const events = proxyActivities<LifecycleActivities>(EVENT_PUBLISHING);
 
 /**
  * Booking that keeps retrying a carrier that does not answer for `waitMs` (processing over HTTP: seconds;
@@ -134,7 +128,7 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
     publishing = (async () => {
       try {
         while (!stopPublishing && queue.length > 0) {
-          await (patched(LOCAL_PUBLISHING) ? localEvents : events).publishStatusEvent({ eventId: queue[0] });
+          await events.publishStatusEvent({ eventId: queue[0] });
           queue.shift();
         }
       } finally {
@@ -214,7 +208,10 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
         try {
           // Nothing is written until the carrier has booked: a refused processing leaves the draft as it was.
           const plan = await db.planProcessing({ uuid: state.uuid, patch });
-          const inProcess = plan.carrierInProcess === true && patched(IN_PROCESS_BOOKING);
+          // Built-in carriers run in the worker's process: their bookings are local activities, which spares the
+          // engine an activity task and a workflow task. Decided by the recorded plan, so histories from before
+          // the plan said so replay with their regular activity.
+          const inProcess = plan.carrierInProcess === true;
           const booker = carrierWaitMs ? bookingWithin(carrierWaitMs, inProcess) : inProcess ? localCarrier : carrier;
           const reference = plan.draft.reference_no ?? plan.serviceBarcode;
           const booking = await booker.bookShipment

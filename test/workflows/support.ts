@@ -228,6 +228,8 @@ export interface Call {
 export interface LifecycleHooks {
   insertDraft?: (request: CreateDraftRequest & { uuid: string }) => Promise<void> | void;
   planProcessing?: () => Promise<void> | void;
+  /** the plan names a built-in carrier, booked as a local activity (default false) */
+  carrierInProcess?: boolean;
   bookShipment?: () => Promise<void> | void;
   completeProcessing?: () => Promise<void> | void;
   recordStatus?: (change: StatusChange) => Promise<void> | void;
@@ -289,6 +291,7 @@ export function lifecycleFakes(hooks: LifecycleHooks = {}) {
         shipment: { fromCountry: 'TR', toCountry: 'TR', weightKg: 2, desi: 3, packageCount: 1 },
         serviceBarcode: `SB-${record.id}`,
         carrierPushes: true,
+        ...(hooks.carrierInProcess ? { carrierInProcess: true } : {}),
       };
       return plan;
     },
