@@ -165,9 +165,8 @@ export interface NewDraft {
 export async function insertDraft(tx: Queryable, input: NewDraft): Promise<{ id: number; created: boolean }> {
   const columns = draftColumns(input.draft);
   const placeholders = columns.map((_, i) => `$${i + 6}`).join(', ');
-  // Concurrent requests with the same uuid (an Idempotency-Key replayed at once) take turns: the first
-  // inserts, the others find its row (without the lock, one could trip over its reference_no first).
-  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [input.uuid]);
+  // Concurrent requests with the same uuid (an Idempotency-Key replayed at once): the first inserts, the
+  // others find its row (or trip over its reference_no first: the caller then finds it by uuid).
   const { rows } = await tx.query<{ id: number }>(
     `INSERT INTO consignments (uuid, customer_id, user_id, status, import_id, ${DRAFT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, ${placeholders})
      ON CONFLICT (uuid) DO NOTHING RETURNING id`,

@@ -68,7 +68,12 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
           if (created) await enqueueDraftStarts(tx, [id]);
           return (await findConsignment(tx, { id, customerId: caller.customerId }))!;
         }),
-      );
+      ).catch(async (error: unknown) => {
+        // A concurrent duplicate of this very request (same uuid) may have taken the reference_no first.
+        const first = error instanceof DomainError && error.code === 'REFERENCE_USED' ? await findConsignment(deps.db, { uuid }) : undefined;
+        if (first?.customer_id === caller.customerId) return first;
+        throw error;
+      });
       deps.draftsQueued?.();
       return record;
     },
