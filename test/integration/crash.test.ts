@@ -14,8 +14,12 @@ import { waitFor } from '../support/wait';
  * ones whose processing request was on its way and never answered. Otherwise the test fails.
  */
 const API_KEY = 'cf_crashTestKey00000000000000000001';
-const DRAFTS = 6;
-/** between the processing requests: the later ones are still on their way when the first is done */
+const DRAFTS = 24;
+/**
+ * Between the processing requests: they go out over about a second, so when the first is done some are on
+ * their way and some not sent yet, however fast processing is (six requests 40 ms apart were all processed
+ * before the kill on a loaded machine).
+ */
 const STAGGER_MS = 40;
 let service: Awaited<ReturnType<typeof serviceFixture>>;
 
