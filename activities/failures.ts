@@ -15,5 +15,3 @@ export async function asActivity<T>(fn: () => Promise<T>): Promise<T> {
     throw error;
   }
 }
-
-export { isUniqueViolation } from '../src/db/database';

@@ -132,7 +132,7 @@ interface Breakdown {
   insertTx: number[];
 }
 
-function instrument(runtime: Runtime, db: Database): { breakdown: Breakdown; setEnabled(on: boolean): void } {
+function instrument(db: Database): { breakdown: Breakdown; setEnabled(on: boolean): void } {
   const breakdown: Breakdown = { apiQueries: [], insertTx: [] };
   let enabled = false;
   const timed = <A extends unknown[], R>(fn: (...args: A) => Promise<R>, into: number[]) =>
@@ -144,7 +144,6 @@ function instrument(runtime: Runtime, db: Database): { breakdown: Breakdown; set
         if (enabled) into.push(performance.now() - t0);
       }
     };
-  void runtime;
   // API: auth lookup + reference check go through db.query (and the relay's claims); the draft and its outbox entry are one db.transaction.
   db.query = timed(db.query.bind(db), breakdown.apiQueries) as typeof db.query;
   db.transaction = timed(db.transaction.bind(db), breakdown.insertTx) as typeof db.transaction;
@@ -213,7 +212,7 @@ async function benchDrafts(kind: 'pglite' | 'postgres', temporal: TemporalServer
     const warm = await httpLoad({ ...common, n: WARMUP, headers: { apikey: warmCustomer.apiKey }, body: (i) => warmupBodies[i] });
     if (warm.failures) console.warn(`${kind}: ${warm.failures}/${WARMUP} warm-up drafts failed, first: ${warm.firstError?.status} ${warm.firstError?.body}`);
 
-    const probe = instrument(runtime, scratch.db);
+    const probe = instrument(scratch.db);
     probe.setEnabled(true);
     const cpu = await cpuMeter({ temporal: temporal.pids, ...(scratch.backendPids && { postgres: scratch.backendPids }) });
     const t0 = performance.now();
