@@ -6,7 +6,6 @@ import {
   findConsignment,
   insertDraft,
   insertHistory,
-  lockConsignment,
   markProcessed,
   moveStatus,
   referenceGuard,
@@ -51,8 +50,9 @@ function labelParty(p: PartyInput): LabelParty {
   };
 }
 
-async function load(q: Queryable, uuid: string): Promise<ConsignmentRecord> {
-  const record = await findConsignment(q, { uuid });
+/** The consignment; `forUpdate` locks its row for the rest of the transaction (changes of one consignment never interleave). */
+async function load(q: Queryable, uuid: string, forUpdate = false): Promise<ConsignmentRecord> {
+  const record = await findConsignment(q, { uuid }, { forUpdate });
   if (!record) throw new DomainError('CONSIGNMENT_NOT_FOUND');
   return record;
 }
@@ -105,8 +105,7 @@ export function createConsignmentActivities({ db, carriers, providers }: Consign
       return asActivity(() =>
         referenceGuard(() =>
           db.transaction(async (tx) => {
-            await lockConsignment(tx, uuid);
-            const current = await load(tx, uuid);
+            const current = await load(tx, uuid, true);
             requireDraft(current.status);
             await saveDraft(tx, uuid, applyDraftPatch(toDraftInput(current), patch), patch.packages !== undefined);
             return load(tx, uuid);
@@ -124,6 +123,7 @@ export function createConsignmentActivities({ db, carriers, providers }: Consign
         const current = await load(db, uuid);
         requireDraft(current.status);
         const draft = applyDraftPatch(toDraftInput(current), patch ?? {});
+        const patched = patch != null && Object.keys(patch).length > 0;
         const issues = processingIssues(draft);
         const providerIssue = await providers.issue(current.customer_id, draft.provider_id);
         if (providerIssue) issues.push(providerIssue);
@@ -139,6 +139,7 @@ export function createConsignmentActivities({ db, carriers, providers }: Consign
           return {
             draft,
             replacePackages: patch?.packages !== undefined,
+            patched,
             providerId: draft.provider_id,
             shipment,
             serviceBarcode: serviceBarcode(current.id),
@@ -165,6 +166,7 @@ export function createConsignmentActivities({ db, carriers, providers }: Consign
         return {
           draft: { ...draft, provider_id: providerId },
           replacePackages: patch?.packages !== undefined,
+          patched,
           providerId,
           shipment,
           serviceBarcode: serviceBarcode(current.id),
@@ -208,16 +210,17 @@ export function createConsignmentActivities({ db, carriers, providers }: Consign
           : [await renderPdfLabel(labelData), renderZplLabel(labelData)];
         return referenceGuard(() =>
           db.transaction(async (tx) => {
-            await lockConsignment(tx, uuid);
-            const current = await load(tx, uuid);
+            const current = await load(tx, uuid, true);
             if (current.status !== STATUS.NEW_DRAFT) {
               const labelId = await findLabelId(tx, current.id);
               if (current.tracking_code === booking.trackingCode && labelId !== undefined) return { record: current, labelId, eventId: statusEventId(uuid, 'processed') };
               throw new DomainError('NOT_DRAFT');
             }
-            await saveDraft(tx, uuid, plan.draft, plan.replacePackages);
+            // Without a patch the draft is as stored (the carrier chosen is written below); plans from before
+            // `patched` existed save it.
+            if (plan.patched !== false) await saveDraft(tx, uuid, plan.draft, plan.replacePackages);
             const status = booking.pickupBooked ? STATUS.AWAITING_PICKUP : STATUS.LABEL_CREATED;
-            await markProcessed(tx, uuid, {
+            const record = await markProcessed(tx, uuid, {
               status,
               barcode: plan.serviceBarcode,
               providerId: booking.providerId,
@@ -227,7 +230,6 @@ export function createConsignmentActivities({ db, carriers, providers }: Consign
               costs: costsOf(booking.baseCost, plan.draft.special_services?.length ?? 0),
               currency: booking.currency,
             });
-            const record = await load(tx, uuid);
             const labelId = await insertLabel(tx, { consignmentId: record.id, providerId: booking.providerId, fileName: `${plan.serviceBarcode}.${pdf ? 'pdf' : 'zpl'}`, trackingCode: booking.trackingCode, pdf, zpl });
             // One entry per status change: how cheapest or fastest chose the carrier is part of this one.
             const booked = `Label created; booked with ${carrierName} (${booking.trackingCode})`;
@@ -259,9 +261,9 @@ export function createConsignmentActivities({ db, carriers, providers }: Consign
       return asActivity(() =>
         db.transaction(async (tx) => {
           const moved = await moveStatus(tx, change.uuid, change.from, change.to);
-          const record = await load(tx, change.uuid);
           const eventId = statusEventId(change.uuid, change.eventKey);
-          if (!moved) return { record, eventId }; // already applied by an earlier attempt
+          if (!moved) return { record: await load(tx, change.uuid), eventId }; // already applied by an earlier attempt
+          const record = moved;
           const occurredAt = change.occurredAt ? new Date(change.occurredAt) : new Date();
           await insertHistory(tx, { consignmentId: record.id, status: change.to, message: change.message, location: change.location, eventKey: change.eventKey, occurredAt });
           if (change.to === STATUS.CANCELLED) await voidLabels(tx, record.id);

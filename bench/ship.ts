@@ -11,7 +11,7 @@
  *   npx tsx bench/ship.ts
  *   SHIP_N=200 BENCH_DBS=pglite npx tsx bench/ship.ts
  *
- * Env: SHIP_N (400), SHIP_CONCURRENCY (10), SHIP_WARMUP (20), LOOKUP_N (3000), LOOKUP_CONCURRENCY (50), BENCH_DBS (pglite,postgres), DATABASE_URL
+ * Env: BENCH_SQL (set: print the statements per consignment), SHIP_N (400), SHIP_CONCURRENCY (10), SHIP_WARMUP (20), LOOKUP_N (3000), LOOKUP_CONCURRENCY (50), BENCH_DBS (pglite,postgres), DATABASE_URL
  * (postgresql://postgres@127.0.0.1:5432/test: a scratch database is created there and dropped afterwards).
  */
 import { randomBytes } from 'node:crypto';
@@ -62,18 +62,28 @@ interface Row {
 function countCalls(db: Database) {
   let calls = 0;
   let on = false;
+  /** Statements by their first words (BENCH_SQL=1 prints them). */
+  const byText = new Map<string, number>();
+  const count = (sql: unknown) => {
+    if (!on) return;
+    calls++;
+    const text = String(sql).replace(/\s+/g, ' ').trim().slice(0, 70);
+    byText.set(text, (byText.get(text) ?? 0) + 1);
+  };
   const query = db.query.bind(db);
   const transaction = db.transaction.bind(db);
   db.query = (async (...args: Parameters<Database['query']>) => {
-    if (on) calls++;
+    count(args[0]);
     return query(...args);
   }) as Database['query'];
-  db.transaction = (async <T>(fn: Parameters<Database['transaction']>[0]) =>
-    transaction(async (tx) => {
+  db.transaction = (async <T>(fn: Parameters<Database['transaction']>[0]) => {
+    count('BEGIN … COMMIT');
+    return transaction(async (tx) => {
       const inner = tx.query.bind(tx);
-      return fn({ ...tx, query: (async (...args: Parameters<Database['query']>) => (on && calls++, inner(...args))) as Database['query'] }) as Promise<T>;
-    })) as Database['transaction'];
-  return { start: () => (on = true), stop: () => ((on = false), calls) };
+      return fn({ ...tx, query: (async (...args: Parameters<Database['query']>) => (count(args[0]), inner(...args))) as Database['query'] }) as Promise<T>;
+    });
+  }) as Database['transaction'];
+  return { start: () => (on = true), stop: () => ((on = false), { calls, byText }) };
 }
 
 async function shipOn(kind: 'pglite' | 'postgres', address: string, temporalPids: () => number[], bundle: Awaited<ReturnType<typeof bundleWorkflowCode>>): Promise<Row> {
@@ -115,7 +125,11 @@ async function shipOn(kind: 'pglite' | 'postgres', address: string, temporalPids
     });
     const seconds = (performance.now() - t0) / 1000;
     await runtime.relay?.drained();
-    const dbCalls = calls.stop();
+    const { calls: dbCalls, byText } = calls.stop();
+    if (process.env.BENCH_SQL) {
+      console.log(`${kind}: statements per consignment (a transaction counts once for BEGIN and COMMIT):`);
+      for (const [text, n] of [...byText].sort((a, b) => b[1] - a[1])) console.log(`  ${fmt(n / N, 2).padStart(6)}  ${text}`);
+    }
     const cpu = await meter.stop();
 
     // What each consignment's history holds: a sample of the processed ones.

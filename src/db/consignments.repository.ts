@@ -18,13 +18,15 @@ const PACKAGES_JSON = `COALESCE((
   ) ORDER BY p.position)
   FROM consignment_packages p WHERE p.consignment_id = c.id), '[]'::json)`;
 
-const SELECT_CONSIGNMENT = `SELECT c.id, c.uuid, c.customer_id, c.user_id, c.status, c.preference, c.provider_id, c.address_resolver_type,
+/** A consignment's columns as the record takes them, `c` being its row (a SELECT or an UPDATE's RETURNING). */
+const CONSIGNMENT_COLUMNS = `c.id, c.uuid, c.customer_id, c.user_id, c.status, c.preference, c.provider_id, c.address_resolver_type,
   c.reference_no, c.invoice_number, c.incoterms_type, c.specific_shipping_method, c.generate_provider_barcode,
   c.specific_provider_barcode, c.barcode, c.consignor, c.consignee, c.documents, c.special_services,
   c.weight, c.desi, c.consignment_type, c.import_id, c.tracking_code, c.tracking_url, c.service_name,
   c.provider_base_cost, c.additional_cost, c.rule_cost, c.service_fee, c.special_service_fee, c.total_cost,
-  c.currency_code, c.currency_rate, c.processed_at, c.created_at, c.updated_at, ${PACKAGES_JSON} AS packages
-  FROM consignments c`;
+  c.currency_code, c.currency_rate, c.processed_at, c.created_at, c.updated_at, ${PACKAGES_JSON} AS packages`;
+
+const SELECT_CONSIGNMENT = `SELECT ${CONSIGNMENT_COLUMNS} FROM consignments c`;
 
 const NUMERIC_COLUMNS = ['weight', 'desi', 'provider_base_cost', 'additional_cost', 'rule_cost', 'service_fee', 'special_service_fee', 'total_cost', 'currency_rate'] as const;
 
@@ -45,23 +47,24 @@ function toRecord(row: ConsignmentRow): ConsignmentRecord {
 
 export type ConsignmentKey = { uuid: string } | { id: number; customerId: number } | { referenceNo: string; customerId: number } | { barcode: string; customerId: number };
 
-export async function findConsignment(q: Queryable, key: ConsignmentKey): Promise<ConsignmentRecord | undefined> {
+/** A consignment by `key`; `forUpdate` also locks its row for the rest of the transaction. */
+export async function findConsignment(q: Queryable, key: ConsignmentKey, options: { forUpdate?: boolean } = {}): Promise<ConsignmentRecord | undefined> {
   let where: string;
   let params: unknown[];
   if ('uuid' in key) [where, params] = ['c.uuid = $1', [key.uuid]];
   else if ('id' in key) [where, params] = ['c.id = $1 AND c.customer_id = $2', [key.id, key.customerId]];
   else if ('referenceNo' in key) [where, params] = ['c.reference_no = $1 AND c.customer_id = $2', [key.referenceNo, key.customerId]];
   else [where, params] = ['c.barcode = $1 AND c.customer_id = $2', [key.barcode, key.customerId]];
-  const { rows } = await q.query<ConsignmentRow>(`${SELECT_CONSIGNMENT} WHERE ${where}`, params);
+  const { rows } = await q.query<ConsignmentRow>(`${SELECT_CONSIGNMENT} WHERE ${where}${options.forUpdate ? ' FOR UPDATE OF c' : ''}`, params);
   return rows[0] ? toRecord(rows[0]) : undefined;
 }
 
-/** The uuid (and so the workflow) of a customer's consignment, without loading it whole. */
-/** What addressing a consignment's workflow needs of it (not its parties and packages). */
-export type ConsignmentRef = Pick<ConsignmentRecord, 'id' | 'uuid' | 'reference_no' | 'provider_id' | 'import_id'>;
+/** What addressing a consignment's workflow needs of it, and its status (not its parties and packages). */
+export type ConsignmentRef = Pick<ConsignmentRecord, 'id' | 'uuid' | 'reference_no' | 'provider_id' | 'import_id' | 'status'>;
 
+/** A customer's consignment without loading it whole. */
 export async function findConsignmentRef(q: Queryable, customerId: number, id: number): Promise<ConsignmentRef | undefined> {
-  const { rows } = await q.query<ConsignmentRef>('SELECT id, uuid, reference_no, provider_id, import_id FROM consignments WHERE id = $1 AND customer_id = $2', [id, customerId]);
+  const { rows } = await q.query<ConsignmentRef>('SELECT id, uuid, reference_no, provider_id, import_id, status FROM consignments WHERE id = $1 AND customer_id = $2', [id, customerId]);
   const row = rows[0];
   return row && { ...row, id: Number(row.id), provider_id: row.provider_id === null ? null : Number(row.provider_id) };
 }
@@ -193,11 +196,6 @@ export async function saveDraft(tx: Queryable, uuid: string, draft: DraftInput, 
   await insertPackages(tx, id, draft.packages ?? []);
 }
 
-/** Locks the consignment's row for the rest of the transaction (changes of one consignment never interleave). */
-export async function lockConsignment(tx: Queryable, uuid: string): Promise<void> {
-  await tx.query('SELECT 1 FROM consignments WHERE uuid = $1 FOR UPDATE', [uuid]);
-}
-
 export interface ProcessedFields {
   status: number;
   barcode: string;
@@ -209,21 +207,23 @@ export interface ProcessedFields {
   currency: string;
 }
 
-/** Writes what processing decided: status 2 or 3, the service barcode, the carrier's booking and the costs. */
-export async function markProcessed(tx: Queryable, uuid: string, f: ProcessedFields): Promise<void> {
-  await tx.query(
-    `UPDATE consignments SET status = $2, barcode = $3, provider_id = $4, tracking_code = $5, tracking_url = $6, service_name = $7,
+/** Writes what processing decided: status 2 or 3, the service barcode, the carrier's booking and the costs; the consignment as written. */
+export async function markProcessed(tx: Queryable, uuid: string, f: ProcessedFields): Promise<ConsignmentRecord> {
+  const { rows } = await tx.query<ConsignmentRow>(
+    `UPDATE consignments c SET status = $2, barcode = $3, provider_id = $4, tracking_code = $5, tracking_url = $6, service_name = $7,
        provider_base_cost = $8, additional_cost = 0, rule_cost = 0, service_fee = $9, special_service_fee = $10, total_cost = $11,
        currency_code = $12, currency_rate = 1, processed_at = now(), updated_at = now()
-     WHERE uuid = $1`,
+     WHERE uuid = $1 RETURNING ${CONSIGNMENT_COLUMNS}`,
     [uuid, f.status, f.barcode, f.providerId, f.trackingCode, f.trackingUrl, f.serviceName, f.costs.baseCost, f.costs.serviceFee, f.costs.specialServiceFee, f.costs.totalCost, f.currency],
   );
+  if (!rows[0]) throw new DomainError('CONSIGNMENT_NOT_FOUND');
+  return toRecord(rows[0]);
 }
 
-/** Moves the status from `from` to `to`; false when the status was not `from` (a retried write, or a race lost). */
-export async function moveStatus(tx: Queryable, uuid: string, from: number, to: number): Promise<boolean> {
-  const moved = await tx.query('UPDATE consignments SET status = $3, updated_at = now() WHERE uuid = $1 AND status = $2 RETURNING id', [uuid, from, to]);
-  return moved.rows.length > 0;
+/** Moves the status from `from` to `to`: the consignment as written, or undefined when its status was not `from` (a retried write, or a race lost). */
+export async function moveStatus(tx: Queryable, uuid: string, from: number, to: number): Promise<ConsignmentRecord | undefined> {
+  const { rows } = await tx.query<ConsignmentRow>(`UPDATE consignments c SET status = $3, updated_at = now() WHERE uuid = $1 AND status = $2 RETURNING ${CONSIGNMENT_COLUMNS}`, [uuid, from, to]);
+  return rows[0] && toRecord(rows[0]);
 }
 
 /** One history entry per `eventKey` (a retried write adds none). */

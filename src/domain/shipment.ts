@@ -32,6 +32,8 @@ export interface BookedShipment {
 export interface ProcessingPlan {
   draft: DraftInput;
   replacePackages: boolean;
+  /** the request changed the draft (a patch), so processing writes it back; absent in plans recorded before it existed */
+  patched?: boolean;
   providerId: number;
   shipment: ShipmentSpec;
   serviceBarcode: string;

@@ -54,7 +54,7 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
      */
     async createDraft(caller: Caller, draft: DraftInput, uuid: string = randomUUID()): Promise<ConsignmentRecord> {
       await checkProvider(caller, draft);
-      await refuseTakenReference(deps.db, caller.customerId, draft.reference_no, uuid);
+      // A reference_no already taken trips the unique index inside the transaction (REFERENCE_USED).
       const record = await referenceGuard(() =>
         deps.db.transaction(async (tx) => {
           const { id, created } = await insertDraft(tx, {
@@ -97,7 +97,7 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
     /** Applies the optional patch and processes the draft in one update, all or nothing. */
     async processDraft(caller: Caller, id: number, patch: DraftInput | null, format: LabelFormat, carrierWaitMs = deps.carrierWaitMs): Promise<ProcessOutcome> {
       if (patch) await checkProvider(caller, patch);
-      const current = await findConsignment(deps.db, { id, customerId: caller.customerId });
+      const current = await findConsignmentRef(deps.db, caller.customerId, id);
       if (!current) throw new DomainError('DRAFT_NOT_FOUND');
       requireDraft(current.status);
       await refuseTakenReference(deps.db, caller.customerId, patch?.reference_no, current.uuid);
