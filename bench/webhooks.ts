@@ -42,9 +42,9 @@ import { createLogger, startRuntime, type Runtime } from '../src/runtime';
 import type { DevServer } from '../src/temporal/dev-server';
 import { createWebhookDeliveryStarter } from '../src/temporal/webhook-delivery.starter';
 import { WORKFLOWS_PATH } from '../src/temporal/worker';
-import { cpuMeter, findProcesses, fmt, openScratchDatabase, printTable, runBench, startFileEngine, summarize } from './support';
+import { bareWorkflowRate, cpuMeter, findProcesses, fmt, openScratchDatabase, printTable, runBench, startFileEngine, summarize } from './support';
 
-const TARGET_PER_SEC = 200;
+const TARGET_PER_SEC = 300;
 const MODE = (process.env.BENCH_MODE || 'outbox').trim();
 if (MODE !== 'outbox' && MODE !== 'api') throw new Error(`BENCH_MODE: "${MODE}" (outbox | api)`);
 function positiveInt(name: string, fallback: number): number {
@@ -334,6 +334,9 @@ async function main(): Promise<void> {
     process.once('exit', () => void devServer?.stop());
     const bundle = await bundling;
     console.log(`Temporal ${devServer ? 'dev server (SQLite file, as npm start runs it)' : 'server'} ${address}; mode ${MODE}; ${CONSIGNMENTS} consignments × ${EVENTS_PER} events`);
+    // The baseline: empty workflows started and run by this engine, in this run.
+    const bare = await bareWorkflowRate(address, { n: 1000, concurrency: 32, label: 'webhooks' });
+    console.log(`engine bare rate (empty workflows, same server, this run): ${fmt(bare.rate, 0)}/s`);
     const results: Result[] = [];
     for (const kind of DBS as ('pglite' | 'postgres')[]) {
       const result = await benchOne(kind, address, bundle);
@@ -341,6 +344,7 @@ async function main(): Promise<void> {
       results.push(result);
     }
     report(results, loadAtStart);
+    for (const r of results) console.log(`${r.label}: ${fmt((1000 * r.unique) / r.spanMs / bare.rate, 2)}× the bare empty-workflow rate (${fmt(bare.rate, 0)}/s)`);
   } finally {
     await devServer?.stop();
   }

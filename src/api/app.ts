@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type preHandlerAsyncHookHandler } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type preHandlerAsyncHookHandler } from 'fastify';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database';
 import type { LabelLinks } from '../labels/label-links';
-import { installErrorHandling } from './errors';
+import { negotiateLocale } from '../i18n/messages';
+import { errorEnvelope, installErrorHandling } from './errors';
 import type { ProviderDirectory } from './mappers/consignment.mapper';
 import { installAuth } from './plugins/auth';
 import { i18nPlugin } from './plugins/i18n';
+import { textGuardPlugin } from './plugins/text-guard';
 import { addressRoutes } from './routes/address.routes';
 import { consignmentRoutes } from './routes/consignments.routes';
 import { draftRoutes } from './routes/drafts.routes';
@@ -57,6 +59,12 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       return typeof given === 'string' && /^[\w.-]{8,64}$/.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
+    // The router's own refusals (a path that does not decode: invalid UTF-8) come before any hook: the
+    // envelope is sent here, in the caller's language.
+    frameworkErrors: (_error, request, reply) => {
+      const locale = negotiateLocale(request.headers['accept-language']);
+      void (reply as unknown as FastifyReply).code(400).header('content-language', locale).send(errorEnvelope([{ code: 'INVALID_TEXT' }], locale));
+    },
   }) as unknown as FastifyInstance;
 
   // JSON only: without this, Fastify would also accept text/plain bodies. An empty JSON body is no body
@@ -72,6 +80,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
   installErrorHandling(app);
   app.register(i18nPlugin);
+  app.register(textGuardPlugin);
   app.register(healthRoutes(deps.health));
   // Carrier-facing: logos (public images) and event pushes (carrier bearer tokens, not customer API keys).
   // Carrier accounts' status webhooks (the secret header registered at the remote).

@@ -27,6 +27,7 @@ const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   IMPORT_FILE_TOO_LARGE: 413,
   BODY_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  MALFORMED_MULTIPART: 400,
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
   SERVICE_UNAVAILABLE: 503,
@@ -65,6 +66,31 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: 'MALFORMED_JSON',
   FST_ERR_CTP_INVALID_JSON_BODY: 'MALFORMED_JSON',
 };
+
+/** @fastify/multipart's refusals of a body as our codes (its file size limit is the caller's to name). */
+const MULTIPART_CODES: Record<string, ErrorCode> = {
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_PARTS_LIMIT: 'BODY_TOO_LARGE',
+  FST_FILES_LIMIT: 'BODY_TOO_LARGE',
+  FST_FIELDS_LIMIT: 'BODY_TOO_LARGE',
+  FST_PROTO_VIOLATION: 'MALFORMED_MULTIPART',
+  FST_MP_PREMATURE_CLOSE: 'MALFORMED_MULTIPART',
+};
+
+/** What busboy (under @fastify/multipart) throws, without a code, when the body is not well-formed multipart. */
+const BUSBOY_MALFORMED = /^(Unexpected end of multipart data|Unexpected end of form|Multipart: Boundary not found|Boundary required|Malformed part header|Missing Content-Type-header\.|Unsupported Content-Type\.)$/;
+
+/**
+ * A failure while reading a multipart body, as the refusal it is (400, 413 or 415), or undefined when it
+ * is not about the body (the caller rethrows it).
+ */
+export function multipartRefusal(error: unknown): DomainError | undefined {
+  if (error instanceof DomainError) return error;
+  const e = error as { code?: string; message?: string };
+  if (e?.code && MULTIPART_CODES[e.code]) return new DomainError(MULTIPART_CODES[e.code]);
+  if (e?.code === undefined && BUSBOY_MALFORMED.test(e?.message ?? '')) return new DomainError('MALFORMED_MULTIPART');
+  return undefined;
+}
 
 /** Faults of a dependency (Temporal, the database) that a retry may cure: 503, not 500. */
 function isUnavailable(error: unknown): boolean {

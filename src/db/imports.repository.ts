@@ -1,6 +1,7 @@
 import type { DraftInput } from '../domain/draft';
 import type { ImportState, ParseCursor } from '../domain/imports';
 import { packageDesi } from '../domain/weights';
+import { storableText } from '../domain/text';
 import type { ImportOptions } from '../feeds/import-options';
 import type { OrderIssue } from '../feeds/order-mapper';
 import { draftColumns, DRAFT_COLUMNS, type NewDraft } from './consignments.repository';
@@ -113,7 +114,7 @@ export async function insertImport(q: Queryable, input: NewImport): Promise<bool
   const { rows } = await q.query(
     `INSERT INTO imports (id, customer_id, user_id, file_id, file_name, file_bytes, file_sha256, delimiter, header, total_rows, options)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING RETURNING id`,
-    [input.id, input.customerId, input.userId, input.fileId, input.fileName, input.fileBytes, input.fileSha256, input.delimiter, JSON.stringify(input.header), input.totalRows, JSON.stringify(input.options)],
+    [input.id, input.customerId, input.userId, input.fileId, input.fileName === null ? null : storableText(input.fileName), input.fileBytes, input.fileSha256, input.delimiter, JSON.stringify(input.header.map(storableText)), input.totalRows, JSON.stringify(input.options)],
   );
   return rows.length > 0;
 }
@@ -233,7 +234,7 @@ export interface ParsedOrder {
  * the same seqs again and changes nothing.
  */
 export async function insertParsedOrders(q: Queryable, importId: string, orders: ParsedOrder[], cursor: ParseCursor, parsed: boolean): Promise<number> {
-  const payload = orders.map((o) => ({ seq: o.seq, first_row: o.firstRow, row_count: o.rowCount, order_no: o.orderNo, state: o.state, draft: o.draft, errors: o.errors }));
+  const payload = orders.map((o) => ({ seq: o.seq, first_row: o.firstRow, row_count: o.rowCount, order_no: o.orderNo === null ? null : storableText(o.orderNo), state: o.state, draft: o.draft, errors: o.errors }));
   const { rows } = await q.query<{ inserted: number }>(
     `WITH ins AS (
        INSERT INTO import_orders (import_id, seq, first_row, row_count, order_no, state, draft, errors)

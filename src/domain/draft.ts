@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { resolveCountry } from './countries';
 import { DomainError } from './errors';
+import { isCleanText } from './text';
 import { EXPECTED_INTEGER, zodIssue } from './validation';
 
 export interface PartyInput {
@@ -86,7 +87,9 @@ const nullToAbsent = (v: unknown) => (v === null ? undefined : v);
 // A null collection means an empty one.
 const nullToEmpty = (v: unknown) => (v === null ? [] : v);
 
-const text = (max: number) => z.preprocess(blankToNull, z.string().max(max).nullish());
+/** Text that can be stored: no NUL, no lone surrogate (src/domain/text.ts). */
+const storable = () => z.string().refine(isCleanText, { params: { code: 'INVALID_TEXT' } });
+const text = (max: number) => z.preprocess(blankToNull, storable().max(max).nullish());
 const integer = () => z.int({ error: (iss) => (iss.code === 'invalid_type' ? EXPECTED_INTEGER : undefined) }).max(INT32_MAX);
 const id = () => integer().positive();
 const measure = () => z.number().nonnegative().max(MEASURE_MAX).nullish();
@@ -166,7 +169,7 @@ const draftFields = {
   documents: list(z.object({ id: id() }), LIMITS.documents),
   special_services: list(
     z.object({
-      service_type: z.preprocess(blankToNull, z.string().max(255)),
+      service_type: z.preprocess(blankToNull, storable().max(255)),
       details: z.record(z.string(), z.unknown()).optional(),
     }),
     LIMITS.special_services,

@@ -201,6 +201,40 @@ describe('WooCommerce export with processing', () => {
   });
 });
 
+describe('a NUL byte in a cell', () => {
+  it('fails that order with an error naming the column; the other orders are created', async () => {
+    const { apiKey } = await svc.customer('NUL Butik');
+    const file = genericFile('NUL', 3).replace('Müşteri 1,', 'Müş\u0000teri 1,');
+    const id = await accepted(await upload(file, { preset: 'generic', consignor }, { apiKey }));
+    const done = await finished(id, apiKey);
+    expect(done).toMatchObject({ state: 'completed', counts: { orders: 3, created: 2, failed: 1 } });
+    const errors = await get(`/api/v1/imports/${id}/errors`, { apiKey });
+    expect(errors.json().data.results).toEqual([{ row: 3, order: 'NUL-0001', field: 'consignee_name', path: 'consignee.name', message: 'This value contains a NUL character or invalid UTF-8.' }]);
+  });
+
+  it('in the order’s own reference: that order fails, named without the NUL', async () => {
+    const { apiKey } = await svc.customer('NUL Referans');
+    const file = genericFile('NULREF', 2).replace(/NULREF-0001/g, 'NULREF-\u00000001');
+    const id = await accepted(await upload(file, { preset: 'generic', consignor }, { apiKey }));
+    const done = await finished(id, apiKey);
+    expect(done).toMatchObject({ state: 'completed', counts: { orders: 2, created: 1, failed: 1 } });
+    const errors = await get(`/api/v1/imports/${id}/errors`, { apiKey });
+    expect(errors.json().data.results).toEqual([{ row: 3, order: 'NULREF-\uFFFD0001', field: 'reference_no', path: 'reference_no', message: 'This value contains a NUL character or invalid UTF-8.' }]);
+  });
+
+  it('in the header or the file name: accepted, stored without the NUL', async () => {
+    const { apiKey } = await svc.customer('NUL Başlık');
+    const file = genericFile('NULHEAD', 1).replace('item_quantity', 'item_quan\u0000tity');
+    const body = multipart([
+      { name: 'options', content: JSON.stringify({ preset: 'generic', consignor }) },
+      { name: 'file', filename: 'orders\u0000.csv', type: 'text/csv', content: file },
+    ]);
+    const res = await svc.request({ method: 'POST', url: '/api/v1/imports', apiKey, payload: body.payload, headers: body.headers });
+    const done = await finished(await accepted(res), apiKey);
+    expect(done).toMatchObject({ state: 'completed', file_name: 'orders\uFFFD.csv' });
+  });
+});
+
 describe('the generic template', () => {
   it('downloads as CSV and imports as it is', async () => {
     const template = await get('/api/v1/imports/template.csv');

@@ -10,6 +10,8 @@ import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
 import { toImportResponse } from '../mappers/import.mapper';
 import { idempotent } from '../plugins/idempotency';
 import type { ImportService, StoredUpload } from '../../services/imports.service';
+import { multipartRefusal } from '../errors';
+import { findDirtyText } from '../../domain/text';
 
 /** A JSON body carries the whole file in memory: kept smaller than multipart uploads, which stream. */
 export const JSON_IMPORT_LIMIT_BYTES = 10 * 1024 * 1024;
@@ -61,6 +63,8 @@ export function importRoutes(deps: { db: Queryable; imports: ImportService }): F
               } catch {
                 throw new DomainError('MALFORMED_JSON', { field: 'options' });
               }
+              const dirty = findDirtyText(rawOptions);
+              if (dirty !== undefined) throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_TEXT', field: dirty ? `options.${dirty}` : 'options' }]);
             }
           }
           if (!upload) throw new DomainError('VALIDATION_FAILED', [{ code: 'NOT_BLANK', field: 'file' }]);
@@ -79,7 +83,7 @@ export function importRoutes(deps: { db: Queryable; imports: ImportService }): F
         if (upload) await deps.imports.discard(upload);
         const code = (error as { code?: string }).code;
         if (code === 'FST_REQ_FILE_TOO_LARGE') throw new DomainError('IMPORT_FILE_TOO_LARGE', { field: 'file', params: { max: Math.round(deps.imports.maxFileBytes / 1024 / 1024) } });
-        throw error;
+        throw multipartRefusal(error) ?? error;
       }
 
       const stored = upload;

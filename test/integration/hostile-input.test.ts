@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startTestService, type TestService } from '../support/test-service';
+
+/**
+ * Input that no client should send, but anyone can: NUL bytes, invalid UTF-8, broken multipart bodies. Each
+ * is refused with a 4xx in the error envelope, naming the field where there is one; never a 5xx (PostgreSQL
+ * refuses 0x00 in text, so a NUL that reached a query was a 500).
+ */
+let svc: TestService;
+let key: string;
+
+beforeAll(async () => {
+  svc = await startTestService();
+  ({ apiKey: key } = await svc.customer('Hostile input'));
+});
+afterAll(async () => svc?.stop());
+
+type Envelope = { status: boolean; errors: { message: string; field?: string }[] };
+
+function expectRefusal(res: { statusCode: number; body: string }, status: number, field?: string): Envelope {
+  expect({ status: res.statusCode, body: res.body }).toMatchObject({ status });
+  const body = JSON.parse(res.body) as Envelope;
+  expect(body.status).toBe(false);
+  expect(body.errors.length).toBeGreaterThan(0);
+  if (field) expect(body.errors.map((e) => e.field)).toContain(field);
+  return body;
+}
+
+describe('NUL bytes', () => {
+  it.each([
+    ['GET', '/api/v1/consignments/find/reference_no/%00', 'reference_no'],
+    ['GET', '/api/v1/consignments/find/reference_no/ab%00cd', 'reference_no'],
+    ['POST', '/api/v1/consignments/ab%00/cancel', 'value'],
+    ['GET', '/api/v1/consignments/1%00/details', 'id'],
+    ['GET', '/api/v1/webhooks/%00', 'webhook_id'],
+    ['GET', '/api/v1/imports/%00', 'id'],
+  ])('%s %s: 400 naming the path parameter', async (method, url, field) => {
+    const res = await svc.request({ method: method as 'GET', url, apiKey: key });
+    expectRefusal(res, 400, field);
+  });
+
+  it('in a query parameter: 400 naming it', async () => {
+    const res = await svc.request({ method: 'GET', url: '/api/v1/address/search?countryIso2=TR&keyword=Kad%00%C4%B1k%C3%B6y', apiKey: key });
+    expectRefusal(res, 400, 'keyword');
+  });
+
+  it('in a JSON body: 400 naming the field, nothing written', async () => {
+    const before = await svc.db.query<{ n: number }>('SELECT count(*)::int AS n FROM consignments');
+    const res = await svc.request({
+      method: 'POST',
+      url: '/api/v1/consignments/draft',
+      apiKey: key,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ reference_no: 'NUL-1', consignee: { name: 'Ay\u0000şe' } }),
+    });
+    expectRefusal(res, 400, 'consignee.name');
+    const after = await svc.db.query<{ n: number }>('SELECT count(*)::int AS n FROM consignments');
+    expect(after.rows[0].n).toBe(before.rows[0].n);
+  });
+
+  it('in a JSON object key: 400', async () => {
+    const res = await svc.request({
+      method: 'POST',
+      url: '/api/v1/consignments/draft',
+      apiKey: key,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"reference_no": "NUL-2", "consignee": {"na\\u0000me": "x"}}',
+    });
+    expectRefusal(res, 400);
+  });
+
+  it('in a multipart text part: 400 naming it', async () => {
+    const boundary = 'cfboundary';
+    const payload = [`--${boundary}`, 'Content-Disposition: form-data; name="options"', '', '{"platform": "shop\u0000ify"}', `--${boundary}--`, ''].join('\r\n');
+    const res = await svc.request({ method: 'POST', url: '/api/v1/imports', apiKey: key, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+    expectRefusal(res, 400, 'options');
+  });
+
+  it('escaped in a multipart JSON part: 400 naming the field inside it', async () => {
+    const boundary = 'cfboundary';
+    const payload = [`--${boundary}`, 'Content-Disposition: form-data; name="options"', '', '{"platform": "shop\\u0000ify"}', `--${boundary}--`, ''].join('\r\n');
+    const res = await svc.request({ method: 'POST', url: '/api/v1/imports', apiKey: key, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+    expectRefusal(res, 400, 'options.platform');
+  });
+
+  it('says so in Turkish', async () => {
+    const res = await svc.request({ method: 'GET', url: '/api/v1/consignments/find/reference_no/%00', apiKey: key, lang: 'tr' });
+    expect(expectRefusal(res, 400, 'reference_no').errors[0].message).toBe('Bu değer NUL karakteri ya da geçersiz UTF-8 içeriyor.');
+  });
+});
+
+describe('invalid UTF-8', () => {
+  it('in a JSON body: 400, not a silent U+FFFD', async () => {
+    const payload = Buffer.concat([Buffer.from('{"reference_no": "BAD-'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
+    const res = await svc.request({ method: 'POST', url: '/api/v1/consignments/draft', apiKey: key, headers: { 'content-type': 'application/json' }, payload });
+    expectRefusal(res, 400);
+  });
+
+  it('in a path parameter: 400', async () => {
+    const res = await svc.request({ method: 'GET', url: '/api/v1/consignments/find/reference_no/%C3%28', apiKey: key });
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBeLessThan(500);
+    expect(JSON.parse(res.body).status).toBe(false);
+  });
+
+  it('in a query parameter: 400', async () => {
+    const res = await svc.request({ method: 'GET', url: '/api/v1/address/search?countryIso2=TR&keyword=%C3%28', apiKey: key });
+    expectRefusal(res, 400, 'keyword');
+  });
+});
+
+describe('broken multipart bodies', () => {
+  const boundary = 'cfboundary';
+  it.each([
+    ['ends before its closing boundary', [`--${boundary}`, 'Content-Disposition: form-data; name="file"; filename="orders.csv"', 'Content-Type: text/csv', '', 'Name,Email'].join('\r\n')],
+    ['has no parts at all', `--${boundary}--\r\n`],
+    ['is not multipart inside', 'hello'],
+  ])('a body that %s: 400 in the envelope', async (_name, payload) => {
+    const res = await svc.request({ method: 'POST', url: '/api/v1/imports', apiKey: key, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBeLessThan(500);
+    expect(JSON.parse(res.body).status).toBe(false);
+  });
+
+  it('multipart without a boundary: 400 or 415 in the envelope', async () => {
+    const res = await svc.request({ method: 'POST', url: '/api/v1/imports', apiKey: key, headers: { 'content-type': 'multipart/form-data' }, payload: 'x' });
+    expect([400, 415]).toContain(res.statusCode);
+    expect(JSON.parse(res.body).status).toBe(false);
+  });
+});
