@@ -4,6 +4,7 @@ import { DomainError } from '../domain/errors';
 import type { Costs } from '../domain/fees';
 import { consignmentType, packageDesi, totals } from '../domain/weights';
 import { isUniqueViolation, type Queryable } from './database';
+import type { LabelSummary } from './labels.repository';
 
 const PACKAGES_JSON = `COALESCE((
   SELECT json_agg(json_build_object(
@@ -48,15 +49,42 @@ function toRecord(row: ConsignmentRow): ConsignmentRecord {
 export type ConsignmentKey = { uuid: string } | { id: number; customerId: number } | { referenceNo: string; customerId: number } | { barcode: string; customerId: number };
 
 /** A consignment by `key`; `forUpdate` also locks its row for the rest of the transaction. */
+function keyCondition(key: ConsignmentKey): [where: string, params: unknown[]] {
+  if ('uuid' in key) return ['c.uuid = $1', [key.uuid]];
+  if ('id' in key) return ['c.id = $1 AND c.customer_id = $2', [key.id, key.customerId]];
+  if ('referenceNo' in key) return ['c.reference_no = $1 AND c.customer_id = $2', [key.referenceNo, key.customerId]];
+  return ['c.barcode = $1 AND c.customer_id = $2', [key.barcode, key.customerId]];
+}
+
 export async function findConsignment(q: Queryable, key: ConsignmentKey, options: { forUpdate?: boolean } = {}): Promise<ConsignmentRecord | undefined> {
-  let where: string;
-  let params: unknown[];
-  if ('uuid' in key) [where, params] = ['c.uuid = $1', [key.uuid]];
-  else if ('id' in key) [where, params] = ['c.id = $1 AND c.customer_id = $2', [key.id, key.customerId]];
-  else if ('referenceNo' in key) [where, params] = ['c.reference_no = $1 AND c.customer_id = $2', [key.referenceNo, key.customerId]];
-  else [where, params] = ['c.barcode = $1 AND c.customer_id = $2', [key.barcode, key.customerId]];
+  const [where, params] = keyCondition(key);
   const { rows } = await q.query<ConsignmentRow>(`${SELECT_CONSIGNMENT} WHERE ${where}${options.forUpdate ? ' FOR UPDATE OF c' : ''}`, params);
   return rows[0] ? toRecord(rows[0]) : undefined;
+}
+
+/** The history and labels of `c`, as JSON arrays (one statement for a detail lookup). */
+const HISTORY_AND_LABELS_JSON = `
+  COALESCE((SELECT json_agg(json_build_object('status', h.status, 'message', h.message, 'location', h.location, 'occurred_at', h.occurred_at) ORDER BY h.id)
+    FROM consignment_history h WHERE h.consignment_id = c.id), '[]'::json) AS history,
+  COALESCE((SELECT json_agg(json_build_object('id', l.id, 'provider_id', l.provider_id, 'file_name', l.file_name, 'tracking_code', l.tracking_code,
+      'label_type', l.label_type, 'tracking_type', l.tracking_type, 'voided', l.voided_at IS NOT NULL) ORDER BY l.id)
+    FROM labels l WHERE l.consignment_id = c.id), '[]'::json) AS labels`;
+
+/** A consignment with its history (in the order applied) and its labels, in one statement. */
+export async function findConsignmentDetails(q: Queryable, key: Exclude<ConsignmentKey, { uuid: string }>): Promise<{ consignment: ConsignmentRecord; history: HistoryEntry[]; labels: LabelSummary[] } | undefined> {
+  const [where, params] = keyCondition(key);
+  const { rows } = await q.query<ConsignmentRow & { history: (Omit<HistoryEntry, 'occurred_at'> & { occurred_at: string })[]; labels: LabelSummary[] }>(
+    `SELECT ${CONSIGNMENT_COLUMNS}, ${HISTORY_AND_LABELS_JSON} FROM consignments c WHERE ${where}`,
+    params,
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  const { history, labels, ...consignment } = row;
+  return {
+    consignment: toRecord(consignment as ConsignmentRow),
+    history: history.map((h) => ({ ...h, occurred_at: new Date(h.occurred_at).toISOString() })),
+    labels: labels.map((l) => ({ ...l, id: Number(l.id), provider_id: Number(l.provider_id) })),
+  };
 }
 
 /** What addressing a consignment's workflow needs of it, and its status (not its parties and packages). */

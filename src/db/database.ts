@@ -29,12 +29,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return options.url ? openPostgres(options.url, options.poolSize ?? 20) : openPglite(options.dataDir);
 }
 
+/**
+ * PGlite's buffer pool lives in its WebAssembly memory, which only grows: PostgreSQL's default 128 MB made a
+ * reopened database 291 MB resident before any work, 32 MB makes it 192 MB (measured on a file-backed
+ * database with 400,000 rows added). Its data files stay in the operating system's page cache as well.
+ */
+const PGLITE_SHARED_BUFFERS = '32MB';
+
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   // Loaded on demand (require, not import(): the CommonJS build must not need ESM loader hooks, e.g. under Jest).
   const { PGlite } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
   const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as typeof import('@electric-sql/pglite/contrib/pg_trgm');
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const pglite = (await PGlite.create({ dataDir, extensions: { pg_trgm } })) as unknown as PGlite;
+  const pglite = (await PGlite.create({ dataDir, extensions: { pg_trgm }, startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`] })) as unknown as PGlite;
   const query = async <T>(sql: string, params?: unknown[]) => {
     const result = await pglite.query<T>(sql, params as unknown[]);
     return { rows: result.rows };

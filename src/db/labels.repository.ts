@@ -10,14 +10,6 @@ export interface LabelSummary {
   voided: boolean;
 }
 
-export async function findLabels(q: Queryable, consignmentId: number): Promise<LabelSummary[]> {
-  const { rows } = await q.query<LabelSummary & { id: number | string }>(
-    `SELECT id, provider_id, file_name, tracking_code, label_type, tracking_type, voided_at IS NOT NULL AS voided FROM labels WHERE consignment_id = $1 ORDER BY id`,
-    [consignmentId],
-  );
-  return rows.map((r) => ({ ...r, id: Number(r.id) }));
-}
-
 /** The label in `format`; undefined when there is no such label, or it exists only in the other format (a carrier's own label). */
 export async function findLabelFile(q: Queryable, labelId: number, format: 'pdf' | 'zpl'): Promise<{ content: Buffer | string; voided: boolean; fileName: string } | undefined> {
   const { rows } = await q.query<{ pdf: Uint8Array | null; zpl: string | null; voided: boolean; file_name: string }>(

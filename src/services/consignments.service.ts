@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { isServiceBarcode } from '../carriers/barcode';
-import { findByTrackingCode, findConsignment, findConsignmentRef, findHistory, insertDraft, referenceGuard, refuseTakenReference, type ConsignmentKey } from '../db/consignments.repository';
+import { findByTrackingCode, findConsignment, findConsignmentDetails, findConsignmentRef, findHistory, insertDraft, referenceGuard, refuseTakenReference, type ConsignmentKey } from '../db/consignments.repository';
 import { enqueueDraftStarts } from '../db/outbox.repository';
 import type { Caller } from '../db/customers.repository';
 import type { Database } from '../db/database';
-import { findLabelFile, findLabels, type LabelSummary } from '../db/labels.repository';
+import { findLabelFile, type LabelSummary } from '../db/labels.repository';
 import type { ConsignmentRecord, HistoryEntry } from '../domain/consignment';
 import type { DraftInput } from '../domain/draft';
 import { DomainError } from '../domain/errors';
@@ -88,10 +88,9 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
 
     /** A customer's consignment with its history and labels, or CONSIGNMENT_NOT_FOUND (also for another customer's). */
     async find(key: Exclude<ConsignmentKey, { uuid: string }>): Promise<{ consignment: ConsignmentRecord; history: HistoryEntry[]; labels: LabelSummary[] }> {
-      const consignment = await findConsignment(deps.db, key);
-      if (!consignment) throw new DomainError('CONSIGNMENT_NOT_FOUND');
-      const [history, labels] = await Promise.all([findHistory(deps.db, consignment.id), findLabels(deps.db, consignment.id)]);
-      return { consignment, history, labels };
+      const found = await findConsignmentDetails(deps.db, key);
+      if (!found) throw new DomainError('CONSIGNMENT_NOT_FOUND');
+      return found;
     },
 
     /** Applies the optional patch and processes the draft in one update, all or nothing. */
