@@ -82,10 +82,13 @@ describe('kill -9 in the middle of an import', () => {
       try {
         const client = new Client({ connection });
         const query = `ImportId = "${id}" AND WorkflowType = "consignmentWorkflow" AND ExecutionStatus = "Running"`;
+        // The outbox relay starts them after the import completed, at the engine's pace: wait while it makes
+        // progress, up to a minute without any.
         let count = 0;
-        for (let i = 0; i < 100 && count !== ORDERS; i++) {
+        for (let last = -1, since = Date.now(); count !== ORDERS && Date.now() - since < 60_000; ) {
           count = (await client.workflow.count(query)).count;
-          if (count !== ORDERS) await sleep(200);
+          if (count !== last) [last, since] = [count, Date.now()];
+          if (count !== ORDERS) await sleep(500);
         }
         expect(count).toBe(ORDERS);
       } finally {

@@ -108,6 +108,21 @@ describe('Redis rate limiter', () => {
     await expect(limiter.hit('k')).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(2_000);
   });
+
+  it('does not count its own busy event loop as Redis not answering', async () => {
+    // A loaded process may run no I/O for longer than the command timeout while Redis answered in time: the
+    // answer waiting on the socket counts (it used to time out, and every such lookup went through unlimited).
+    const limiter = createRateLimiter({ redisUrl: REDIS_URL, limit: 5, windowMs: 60_000 });
+    cleanups.push(() => limiter.close());
+    const key = `busy-${randomUUID()}`;
+    await limiter.hit(key);
+    const pending = limiter.hit(key);
+    for (let i = 0; i < 10; i++) await Promise.resolve(); // the command is sent (no I/O turn: its answer waits)
+    for (const until = Date.now() + 1_500; Date.now() < until; ) {
+      // busy: no timers, no I/O
+    }
+    await expect(pending).resolves.toMatchObject({ allowed: true, remaining: 3 });
+  });
 });
 
 // ---------------------------------------------------------------------------------------------------------------

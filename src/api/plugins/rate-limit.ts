@@ -149,6 +149,27 @@ export interface RedisRateLimiterOptions extends RateLimitOptions {
   closeClient?: boolean;
   /** how long a hit waits for a connection in progress before failing (and the hook failing open); default 1000 */
   connectWaitMs?: number;
+  /** how long a hit waits for Redis's answer before failing (and the hook failing open); default 1000 */
+  answerWaitMs?: number;
+}
+
+/**
+ * `promise`, or a timeout error once `ms` passed without it. Time this process spent busy is not Redis's: when
+ * the timer fires, I/O already received (the answer on the socket) is handled first (setImmediate runs after
+ * the poll phase), so only an answer really missing fails.
+ */
+function answerWithin<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let settled = false;
+  let timer: NodeJS.Timeout | undefined;
+  const tracked = promise.finally(() => {
+    settled = true;
+    clearTimeout(timer);
+  });
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => setImmediate(() => settled || reject(new Error(`Redis did not answer within ${ms} ms`))), ms);
+  });
+  timeout.catch(() => undefined);
+  return Promise.race([tracked, timeout]);
 }
 
 const CONNECTING = new Set(['wait', 'connecting', 'connect']);
@@ -163,6 +184,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
   if (!(COMMAND in redis)) redis.defineCommand(COMMAND, { numberOfKeys: 1, lua: SLIDING_WINDOW_LUA });
   const scripted = redis as ScriptedRedis;
   const connectWaitMs = options.connectWaitMs ?? 1000;
+  const answerWaitMs = options.answerWaitMs ?? 1000;
   // With the offline queue off, a command sent while the client is still connecting fails at once; so the first
   // requests after start-up would all fail open. Wait (shared, bounded) for a connection in progress instead.
   let connecting: Promise<void> | undefined;
@@ -186,7 +208,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
   return {
     async hit(key) {
       await whenConnected();
-      const [allowed, count, oldest, now] = await scripted[COMMAND](prefix + key, limit, windowMs, randomBytes(6).toString('hex'));
+      const [allowed, count, oldest, now] = await answerWithin(scripted[COMMAND](prefix + key, limit, windowMs, randomBytes(6).toString('hex')), answerWaitMs);
       return resultOf(allowed === 1, limit, Number(count), Number(oldest), Number(now), windowMs);
     },
     async close() {
@@ -216,8 +238,9 @@ export function createRateLimiter(options: CreateRateLimiterOptions): RateLimite
     // Fail fast rather than queue: a hit either reaches Redis now or the hook fails open.
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
-    // A hung Redis must not stall lookups either.
-    commandTimeout: 1000,
+    // A hung Redis must not stall lookups either: a hit gives up after answerWaitMs (busy time of this process
+    // not counted); this only drops commands a hung connection would otherwise keep.
+    commandTimeout: 10_000,
     // close() of a client that never connected leaves ioredis' stream-destroy timer this long (default 2 s).
     disconnectTimeout: 500,
   });
