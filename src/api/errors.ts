@@ -78,7 +78,7 @@ const MULTIPART_CODES: Record<string, ErrorCode> = {
 };
 
 /** What busboy (under @fastify/multipart) throws, without a code, when the body is not well-formed multipart. */
-const BUSBOY_MALFORMED = /^(Unexpected end of multipart data|Unexpected end of form|Multipart: Boundary not found|Boundary required|Malformed part header|Missing Content-Type-header\.|Unsupported Content-Type\.)$/;
+const BUSBOY_MALFORMED = /^((Part|Preamble) terminated early due to unexpected end of multipart data|Unexpected end of multipart data|Unexpected end of form|Multipart: Boundary not found|Boundary required|Malformed part header|Missing Content-Type-header\.|Unsupported Content-Type\.)$/;
 
 /**
  * A failure while reading a multipart body, as the refusal it is (400, 413 or 415), or undefined when it

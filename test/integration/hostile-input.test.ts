@@ -114,12 +114,22 @@ describe('broken multipart bodies', () => {
   it.each([
     ['ends before its closing boundary', [`--${boundary}`, 'Content-Disposition: form-data; name="file"; filename="orders.csv"', 'Content-Type: text/csv', '', 'Name,Email'].join('\r\n')],
     ['has no parts at all', `--${boundary}--\r\n`],
+    ['ends inside a file part', [`--${boundary}`, 'Content-Disposition: form-data; name="file"; filename="a.csv"', '', 'abc'].join('\r\n')],
     ['is not multipart inside', 'hello'],
   ])('a body that %s: 400 in the envelope', async (_name, payload) => {
     const res = await svc.request({ method: 'POST', url: '/api/v1/imports', apiKey: key, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
     expect(res.statusCode).toBeGreaterThanOrEqual(400);
     expect(res.statusCode).toBeLessThan(500);
     expect(JSON.parse(res.body).status).toBe(false);
+  });
+
+  it('over real HTTP, a body that ends inside a file part: 400 in the envelope', async () => {
+    // Sent whole over a socket, busboy reports this as "Part terminated early …", not as with inject.
+    const address = await svc.app.listen({ host: '127.0.0.1', port: 0 });
+    const payload = [`--${boundary}`, 'Content-Disposition: form-data; name="file"; filename="a.csv"', '', 'abc'].join('\r\n');
+    const res = await fetch(`${address}/api/v1/imports`, { method: 'POST', headers: { apikey: key, 'content-type': `multipart/form-data; boundary=${boundary}` }, body: payload });
+    const body = (await res.json()) as Envelope;
+    expect({ status: res.status, body }).toEqual({ status: 400, body: { status: false, errors: [{ message: 'The request body is not a valid multipart/form-data body.' }] } });
   });
 
   it('multipart without a boundary: 400 or 415 in the envelope', async () => {
