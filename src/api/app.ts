@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../db/database';
 import type { LabelLinks } from '../labels/label-links';
 import { negotiateLocale } from '../i18n/messages';
-import { errorEnvelope, installErrorHandling } from './errors';
+import { clientErrorHandler, errorEnvelope, installErrorHandling } from './errors';
 import type { ProviderDirectory } from './mappers/consignment.mapper';
 import { installAuth } from './plugins/auth';
 import { i18nPlugin } from './plugins/i18n';
@@ -59,6 +59,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       return typeof given === 'string' && /^[\w.-]{8,64}$/.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
+    clientErrorHandler,
     // The router's own refusals (a path that does not decode: invalid UTF-8) come before any hook: the
     // envelope is sent here, in the caller's language.
     frameworkErrors: (_error, request, reply) => {

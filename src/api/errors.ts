@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode, type Issue } from '../domain/errors';
 import { ERROR_MESSAGES, translate, type Locale } from '../i18n/messages';
@@ -28,6 +30,8 @@ const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   BODY_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   MALFORMED_MULTIPART: 400,
+  REQUEST_TIMEOUT: 408,
+  HEADERS_TOO_LARGE: 431,
   IDEMPOTENCY_KEY_REUSED: 422,
   RATE_LIMITED: 429,
   SERVICE_UNAVAILABLE: 503,
@@ -56,6 +60,21 @@ export function errorEnvelope(issues: Issue[], locale: Locale): ErrorEnvelope {
 
 export function sendError(reply: FastifyReply, error: DomainError, locale: Locale): FastifyReply {
   return reply.code(httpStatusOf(error.code)).send(errorEnvelope(error.issues, locale));
+}
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (a NUL or a bare line break in a header, a
+ * broken request line, headers over the size limit, a request too slow to arrive): the envelope, in English
+ * (no header could be read), then the connection closes, as Node's own answer does.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const code: ErrorCode = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'REQUEST_TIMEOUT' : error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'MALFORMED_REQUEST';
+  const status = httpStatusOf(code);
+  const body = JSON.stringify(errorEnvelope([{ code }], 'en'));
+  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, 'Content-Type: application/json; charset=utf-8', 'Content-Language: en', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
+  if (socket.writable) socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+  else socket.destroy();
 }
 
 /** Fastify's own refusals (body parsing, limits) as our codes. */

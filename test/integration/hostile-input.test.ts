@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestService, type TestService } from '../support/test-service';
 
@@ -136,5 +137,30 @@ describe('broken multipart bodies', () => {
     const res = await svc.request({ method: 'POST', url: '/api/v1/imports', apiKey: key, headers: { 'content-type': 'multipart/form-data' }, payload: 'x' });
     expect([400, 415]).toContain(res.statusCode);
     expect(JSON.parse(res.body).status).toBe(false);
+  });
+});
+
+describe('requests Node’s HTTP parser refuses', () => {
+  /** Sends `raw` over a socket and reads the whole answer (the server closes the connection). */
+  async function rawRequest(raw: Buffer): Promise<string> {
+    const address = svc.app.server.listening ? svc.app.server.address() : (await svc.app.listen({ host: '127.0.0.1', port: 0 }), svc.app.server.address());
+    const { port } = address as { port: number };
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      const socket = connect(port, '127.0.0.1', () => socket.write(raw));
+      socket.on('data', (chunk) => chunks.push(chunk));
+      socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      socket.on('error', reject);
+    });
+  }
+
+  it.each([
+    ['a NUL in a header value', Buffer.from(`GET /api/v1/consignments/1/details HTTP/1.1\r\nHost: x\r\napikey: ab\u0000cd\r\n\r\n`), 400, 'The request is not valid HTTP (for example a NUL character or a line break in a header).'],
+    ['a broken request line', Buffer.from('GET /api/v1 HTTP/9\r\n\r\n'), 400, 'The request is not valid HTTP (for example a NUL character or a line break in a header).'],
+    ['headers over the size limit', Buffer.from(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`), 431, 'The request headers are too large.'],
+  ])('%s: answered in the envelope', async (_name, raw, status, message) => {
+    const answer = await rawRequest(raw);
+    expect(answer.split('\r\n')[0]).toBe(`HTTP/1.1 ${status} ${status === 400 ? 'Bad Request' : 'Request Header Fields Too Large'}`);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ status: false, errors: [{ message }] });
   });
 });
