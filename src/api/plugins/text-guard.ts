@@ -14,7 +14,7 @@ import { findDirtyText, isCleanText } from '../../domain/text';
  * Percent-decodes a URL component, refusing invalid UTF-8 (undefined). A `%` not followed by two hex digits
  * stays a literal `%`, as Fastify's own parsers take it.
  */
-export function decodeUrlComponent(raw: string, plusIsSpace = false): string | undefined {
+function decodeUrlComponent(raw: string, plusIsSpace = false): string | undefined {
   const text = (plusIsSpace ? raw.replace(/\+/g, ' ') : raw).replace(/%(?![0-9A-Fa-f]{2})/g, '%25');
   try {
     return decodeURIComponent(text);
