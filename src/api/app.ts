@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyReply, type preHandlerAsyncHookHandler } from 'fastify';
+import Fastify, { type FastifyInstance, type preHandlerAsyncHookHandler } from 'fastify';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database';
 import type { LabelLinks } from '../labels/label-links';
-import { negotiateLocale } from '../i18n/messages';
-import { clientErrorHandler, errorEnvelope, installErrorHandling } from './errors';
+import { clientErrorHandler, installErrorHandling, routerErrorHandler } from './errors';
 import type { ProviderDirectory } from './mappers/consignment.mapper';
 import { installAuth } from './plugins/auth';
 import { i18nPlugin } from './plugins/i18n';
@@ -60,12 +59,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
     clientErrorHandler,
-    // The router's own refusals (a path that does not decode: invalid UTF-8) come before any hook: the
-    // envelope is sent here, in the caller's language.
-    frameworkErrors: (_error, request, reply) => {
-      const locale = negotiateLocale(request.headers['accept-language']);
-      void (reply as unknown as FastifyReply).code(400).header('content-language', locale).send(errorEnvelope([{ code: 'INVALID_TEXT' }], locale));
-    },
+    // The router's own refusals (a path that does not decode) come before any hook.
+    frameworkErrors: routerErrorHandler,
   }) as unknown as FastifyInstance;
 
   // JSON only: without this, Fastify would also accept text/plain bodies. An empty JSON body is no body

@@ -1,8 +1,8 @@
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingHttpHeaders } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorCode, type Issue } from '../domain/errors';
-import { ERROR_MESSAGES, translate, type Locale } from '../i18n/messages';
+import { ERROR_MESSAGES, negotiateLocale, translate, type Locale } from '../i18n/messages';
 
 /** HTTP status of each refusal (docs/api.md, "HTTP codes"); codes not listed are 400. */
 const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
@@ -86,7 +86,16 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'MALFORMED_JSON',
 };
 
-/** @fastify/multipart's refusals of a body as our codes (its file size limit is the caller's to name). */
+/**
+ * The router's refusal of a path it cannot decode (invalid UTF-8), before any hook ran: the envelope in the
+ * caller's language (the i18n hook has not set it yet); no field, as the route is not known.
+ */
+export function routerErrorHandler(_error: Error, request: { headers: IncomingHttpHeaders }, reply: unknown): void {
+  const locale = negotiateLocale(request.headers['accept-language']);
+  void sendError((reply as FastifyReply).header('content-language', locale), new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_TEXT' }]), locale);
+}
+
+/** @fastify/multipart's refusals of a body as our codes (its file size limit is the route's to name, with the limit). */
 const MULTIPART_CODES: Record<string, ErrorCode> = {
   FST_INVALID_MULTIPART_CONTENT_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   FST_PARTS_LIMIT: 'BODY_TOO_LARGE',
@@ -98,18 +107,6 @@ const MULTIPART_CODES: Record<string, ErrorCode> = {
 
 /** What busboy (under @fastify/multipart) throws, without a code, when the body is not well-formed multipart. */
 const BUSBOY_MALFORMED = /^((Part|Preamble) terminated early due to unexpected end of multipart data|Unexpected end of multipart data|Unexpected end of form|Multipart: Boundary not found|Boundary required|Malformed part header|Missing Content-Type-header\.|Unsupported Content-Type\.)$/;
-
-/**
- * A failure while reading a multipart body, as the refusal it is (400, 413 or 415), or undefined when it
- * is not about the body (the caller rethrows it).
- */
-export function multipartRefusal(error: unknown): DomainError | undefined {
-  if (error instanceof DomainError) return error;
-  const e = error as { code?: string; message?: string };
-  if (e?.code && MULTIPART_CODES[e.code]) return new DomainError(MULTIPART_CODES[e.code]);
-  if (e?.code === undefined && BUSBOY_MALFORMED.test(e?.message ?? '')) return new DomainError('MALFORMED_MULTIPART');
-  return undefined;
-}
 
 /** Faults of a dependency (Temporal, the database) that a retry may cure: 503, not 500. */
 function isUnavailable(error: unknown): boolean {
@@ -129,6 +126,8 @@ export function classify(error: unknown): DomainError | undefined {
   if (error instanceof DomainError) return error;
   const fastifyError = error as FastifyError;
   if (fastifyError?.code && FASTIFY_CODES[fastifyError.code]) return new DomainError(FASTIFY_CODES[fastifyError.code]);
+  if (fastifyError?.code && MULTIPART_CODES[fastifyError.code]) return new DomainError(MULTIPART_CODES[fastifyError.code]);
+  if (fastifyError?.code === undefined && BUSBOY_MALFORMED.test(fastifyError?.message ?? '')) return new DomainError('MALFORMED_MULTIPART');
   if (error instanceof SyntaxError && (fastifyError.statusCode === 400 || fastifyError.statusCode === undefined)) return new DomainError('MALFORMED_JSON');
   if (isUnavailable(error)) return new DomainError('SERVICE_UNAVAILABLE');
   return undefined;

@@ -70,8 +70,8 @@ const HISTORY_AND_LABELS_JSON = `
       'label_type', l.label_type, 'tracking_type', l.tracking_type, 'voided', l.voided_at IS NOT NULL) ORDER BY l.id)
     FROM labels l WHERE l.consignment_id = c.id), '[]'::json) AS labels`;
 
-/** A consignment with its history (in the order applied) and its labels, in one statement. */
-export async function findConsignmentDetails(q: Queryable, key: Exclude<ConsignmentKey, { uuid: string }>): Promise<{ consignment: ConsignmentRecord; history: HistoryEntry[]; labels: LabelSummary[] } | undefined> {
+/** A consignment with its history (in the order the status changes were applied; `occurred_at` is the carrier's own time) and its labels, in one statement. */
+export async function findConsignmentDetails(q: Queryable, key: ConsignmentKey): Promise<{ consignment: ConsignmentRecord; history: HistoryEntry[]; labels: LabelSummary[] } | undefined> {
   const [where, params] = keyCondition(key);
   const { rows } = await q.query<ConsignmentRow & { history: (Omit<HistoryEntry, 'occurred_at'> & { occurred_at: string })[]; labels: LabelSummary[] }>(
     `SELECT ${CONSIGNMENT_COLUMNS}, ${HISTORY_AND_LABELS_JSON} FROM consignments c WHERE ${where}`,
@@ -115,15 +115,6 @@ export async function refuseTakenReference(q: Queryable, customerId: number, ref
 export async function findByTrackingCode(q: Queryable, providerId: number, trackingCode: string): Promise<{ uuid: string; id: number } | undefined> {
   const { rows } = await q.query<{ uuid: string; id: number }>('SELECT uuid, id FROM consignments WHERE provider_id = $1 AND tracking_code = $2', [providerId, trackingCode]);
   return rows[0] && { uuid: rows[0].uuid, id: Number(rows[0].id) };
-}
-
-/** Entries in the order the status changes were applied; `occurred_at` is the carrier's own time. */
-export async function findHistory(q: Queryable, consignmentId: number): Promise<HistoryEntry[]> {
-  const { rows } = await q.query<{ status: number; message: string | null; location: string | null; occurred_at: Date }>(
-    'SELECT status, message, location, occurred_at FROM consignment_history WHERE consignment_id = $1 ORDER BY id',
-    [consignmentId],
-  );
-  return rows.map((r) => ({ ...r, occurred_at: r.occurred_at.toISOString() }));
 }
 
 /** Column values of a draft, derived fields (weight, desi, consignment_type) included. */

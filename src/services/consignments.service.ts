@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isServiceBarcode } from '../carriers/barcode';
-import { findByTrackingCode, findConsignment, findConsignmentDetails, findConsignmentRef, findHistory, insertDraft, referenceGuard, refuseTakenReference, type ConsignmentKey } from '../db/consignments.repository';
+import { findByTrackingCode, findConsignment, findConsignmentDetails, findConsignmentRef, insertDraft, referenceGuard, refuseTakenReference, type ConsignmentKey } from '../db/consignments.repository';
 import { enqueueDraftStarts } from '../db/outbox.repository';
 import type { Caller } from '../db/customers.repository';
 import type { Database } from '../db/database';
@@ -173,8 +173,8 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
     async track(providerId: number, trackingCode: string): Promise<{ consignment: ConsignmentRecord; history: HistoryEntry[] } | undefined> {
       if (!Number.isSafeInteger(providerId) || trackingCode.length > 100) return undefined;
       const target = await findByTrackingCode(deps.db, providerId, trackingCode);
-      const consignment = target && (await findConsignment(deps.db, { uuid: target.uuid }));
-      return consignment ? { consignment, history: await findHistory(deps.db, consignment.id) } : undefined;
+      const found = target && (await findConsignmentDetails(deps.db, { uuid: target.uuid }));
+      return found && { consignment: found.consignment, history: found.history };
     },
   };
 }

@@ -10,7 +10,6 @@ import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
 import { toImportResponse } from '../mappers/import.mapper';
 import { idempotent } from '../plugins/idempotency';
 import type { ImportService, StoredUpload } from '../../services/imports.service';
-import { multipartRefusal } from '../errors';
 import { findDirtyText } from '../../domain/text';
 
 /** A JSON body carries the whole file in memory: kept smaller than multipart uploads, which stream. */
@@ -83,7 +82,7 @@ export function importRoutes(deps: { db: Queryable; imports: ImportService }): F
         if (upload) await deps.imports.discard(upload);
         const code = (error as { code?: string }).code;
         if (code === 'FST_REQ_FILE_TOO_LARGE') throw new DomainError('IMPORT_FILE_TOO_LARGE', { field: 'file', params: { max: Math.round(deps.imports.maxFileBytes / 1024 / 1024) } });
-        throw multipartRefusal(error) ?? error;
+        throw error;
       }
 
       const stored = upload;
