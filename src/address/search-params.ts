@@ -2,6 +2,7 @@ import countries from 'i18n-iso-countries';
 import { z } from 'zod';
 import { DomainError, type Issue } from '../domain/errors';
 import { zodIssue } from '../domain/validation';
+import { pageQuery } from '../domain/pagination';
 import { SEARCH_FIELDS, type AddressSearchQuery, type SearchField } from '../db/addresses.repository';
 
 /** Bounds of the address search's parameters (docs/api.md). */
@@ -19,7 +20,7 @@ const FIELD_BY_LOWER = new Map<string, SearchField>(SEARCH_FIELDS.map((f) => [f.
 const fail = (code: Issue['code'], params?: Issue['params']) => ({ params: { code, ...(params && { textParams: params }) } });
 
 /** One query-string value: a repeated parameter arrives as an array, which a scalar parameter refuses. */
-const single = z.union([z.string(), z.undefined()], { error: () => ({ message: 'INVALID_TYPE' }) });
+const single = z.string().optional();
 
 /** Integer parameter from its query-string text; blank or absent gives the default. */
 function integerParam(defaultValue: number, min: number, max: number) {
@@ -75,6 +76,20 @@ const schema = z.object({
   page: integerParam(SEARCH_LIMITS.defaultPage, 1, SEARCH_LIMITS.maxPage),
   limit: integerParam(SEARCH_LIMITS.defaultLimit, 1, SEARCH_LIMITS.maxLimit),
 });
+
+/**
+ * The query string as the API documents it (the OpenAPI document): the parameters above, `searchFields` under
+ * the name the API contract gives it (`searchFields[]`, repeated). Required where a missing one is refused.
+ */
+export const addressSearchQuery = z.object({
+  countryIso2: schema.shape.countryIso2.meta({ description: 'ISO 3166-1 alpha-2, any case', examples: ['TR'] }),
+  keyword: schema.shape.keyword.meta({ description: `what to look for, up to ${SEARCH_LIMITS.keywordMaxLength} characters`, examples: ['kadikoy'] }),
+  'searchFields[]': z
+    .array(z.enum(SEARCH_FIELDS))
+    .min(1)
+    .meta({ description: 'where to look: repeat the parameter (or separate with commas); `searchFields` works too', examples: [['city']] }),
+  ...pageQuery({ defaultLimit: SEARCH_LIMITS.defaultLimit, maxLimit: SEARCH_LIMITS.maxLimit }).shape,
+}).required({ countryIso2: true, keyword: true });
 
 /** `searchFields[]=a&searchFields[]=b`, `searchFields[]=a`, `searchFields=a` (and mixes): always a list. */
 function searchFieldsOf(query: Record<string, unknown>): unknown {

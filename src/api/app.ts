@@ -8,6 +8,7 @@ import type { ProviderDirectory } from './mappers/consignment.mapper';
 import { installAuth } from './plugins/auth';
 import { i18nPlugin } from './plugins/i18n';
 import { textGuardPlugin } from './plugins/text-guard';
+import { openApiPlugin } from './openapi/document';
 import { addressRoutes } from './routes/address.routes';
 import { consignmentRoutes } from './routes/consignments.routes';
 import { draftRoutes } from './routes/drafts.routes';
@@ -48,6 +49,19 @@ export interface AppDeps {
   bodyLimitBytes: number;
 }
 
+export interface RouteEntry {
+  method: string;
+  url: string;
+  /** hidden from the OpenAPI document (the reference page's own files) */
+  hidden: boolean;
+}
+const routeTables = new WeakMap<FastifyInstance, RouteEntry[]>();
+
+/** Every route the app serves, as registered (Fastify's HEAD twins of GET routes included). */
+export function routeTable(app: FastifyInstance): readonly RouteEntry[] {
+  return routeTables.get(app) ?? [];
+}
+
 /** Builds the HTTP API as a Fastify instance; it never listens (server.ts and main.ts do, tests inject). */
 export function buildApp(deps: AppDeps): FastifyInstance {
   const app = Fastify({
@@ -62,6 +76,13 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     // The router's own refusals (a path that does not decode) come before any hook.
     frameworkErrors: routerErrorHandler,
   }) as unknown as FastifyInstance;
+  const routes: RouteEntry[] = [];
+  routeTables.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      routes.push({ method, url: route.url, hidden: (route.schema as { hide?: boolean } | undefined)?.hide === true });
+    }
+  });
 
   // JSON only: without this, Fastify would also accept text/plain bodies. An empty JSON body is no body
   // (start-process takes an optional one); anything else goes through Fastify's safe JSON parser.
@@ -75,6 +96,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     reply.header('x-request-id', request.id);
   });
   installErrorHandling(app);
+  // Route schemas describe the API (the OpenAPI document); the handlers' zod parsing validates, and answers are
+  // plain JSON: Fastify neither validates nor serialises with them.
+  app.setValidatorCompiler(() => () => true);
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.register(openApiPlugin);
   app.register(i18nPlugin);
   app.register(textGuardPlugin);
   app.register(healthRoutes(deps.health));

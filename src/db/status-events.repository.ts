@@ -1,6 +1,6 @@
 import { statusEventId } from '../domain/derived-uuid';
 import { statusMessage, statusName } from '../domain/statuses';
-import { STATUS_UPDATED_EVENT } from '../domain/webhook';
+import { STATUS_UPDATED_EVENT, type WebhookEventPayload } from '../domain/webhook';
 import type { Queryable } from './database';
 
 /**
@@ -30,7 +30,7 @@ export interface StatusChange {
  */
 export async function appendStatusEvent(tx: Queryable, change: StatusChange): Promise<string> {
   const id = statusEventId(change.consignmentUuid, change.eventKey);
-  const payload = {
+  const payload: WebhookEventPayload = {
     id,
     event: STATUS_UPDATED_EVENT,
     created_at: new Date().toISOString(),

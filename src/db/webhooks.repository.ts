@@ -8,12 +8,12 @@ export interface WebhookRecord {
   customerId: number;
   description: string;
   endpoint: string;
-  subscribedEvent: string;
-  securityType: string;
-  dataType: string;
+  subscribedEvent: WebhookInput['subscribedEvent'];
+  securityType: WebhookInput['securityType'];
+  dataType: WebhookInput['dataType'];
   data: string;
   securityData: SecurityHeader[];
-  status: number;
+  status: WebhookInput['status'];
   secret: string;
   disabledReason: string | null;
   disabledAt: string | null;
@@ -53,12 +53,13 @@ function toRecord(r: Row): WebhookRecord {
     customerId: Number(r.customer_id),
     description: r.description as string,
     endpoint: r.endpoint as string,
-    subscribedEvent: r.subscribed_event as string,
-    securityType: r.security_type as string,
-    dataType: r.data_type as string,
+    // The columns hold only what parseWebhookInput let through.
+    subscribedEvent: r.subscribed_event as WebhookRecord['subscribedEvent'],
+    securityType: r.security_type as WebhookRecord['securityType'],
+    dataType: r.data_type as WebhookRecord['dataType'],
     data: r.data as string,
     securityData: (typeof r.security_data === 'string' ? JSON.parse(r.security_data) : r.security_data) as SecurityHeader[],
-    status: Number(r.status),
+    status: Number(r.status) as WebhookRecord['status'],
     secret: r.secret as string,
     disabledReason: (r.disabled_reason as string | null) ?? null,
     disabledAt: iso(r.disabled_at),

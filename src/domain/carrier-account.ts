@@ -96,6 +96,21 @@ const schemas = {
   replace: z.strictObject({ ...accountFields, credentials: accountFields.credentials.optional() }),
 };
 
+/** The bodies by carrier kind, as the API documents them: the same schemas as above, one variant per kind. */
+const bodyOf = (mode: 'create' | 'replace') =>
+  z.discriminatedUnion(
+    'carrier',
+    CARRIER_KINDS.map((kind) =>
+      z.strictObject({
+        ...accountFields,
+        carrier: z.literal(kind),
+        credentials: mode === 'create' ? KINDS[kind].credentials : KINDS[kind].credentials.optional(),
+        settings: KINDS[kind].settings.optional(),
+      }),
+    ) as unknown as [z.ZodObject, ...z.ZodObject[]],
+  );
+export const carrierAccountBodies = { create: bodyOf('create'), replace: bodyOf('replace') };
+
 export interface CarrierAccountInput {
   carrier: CarrierKind;
   description: string;

@@ -76,16 +76,19 @@ export const LIMITS = { packages: 50, items: 100, documents: 20, special_service
 
 // Integers are stored in PostgreSQL `integer` columns.
 const INT32_MAX = 2_147_483_647;
+/** Codes stored in smallint columns (address_resolver_type, incoterms_type). */
+const INT16_MAX = 32_767;
 // Far above any parcel; keeps L × W × H and the sums finite.
 const MEASURE_MAX = 1_000_000;
 // zod reports a non-number sent to an integer field as "expected number"; this message marks it as an integer field.
 
 // Trimmed; a blank string means "no value".
 const blankToNull = (v: unknown) => (typeof v === 'string' ? v.trim() || null : v);
-// For fields with a default (applied where the draft is stored), null means "not sent".
-const nullToAbsent = (v: unknown) => (v === null ? undefined : v);
+// For fields with a default (applied where the draft is stored), null means "not sent". As transforms after
+// the check (not preprocessing), so the schema's JSON form (the OpenAPI document) says null is accepted.
+const nullToAbsent = <T>(v: T | null | undefined) => v ?? undefined;
 // A null collection means an empty one.
-const nullToEmpty = (v: unknown) => (v === null ? [] : v);
+const nullToEmpty = <T>(v: T[] | null | undefined) => (v === null ? [] : v);
 
 /** Text that can be stored: no NUL, no lone surrogate (src/domain/text.ts). */
 const storable = () => z.string().refine(isCleanText, { params: { code: 'INVALID_TEXT' } });
@@ -93,7 +96,7 @@ const text = (max: number) => z.preprocess(blankToNull, storable().max(max).null
 const integer = () => z.int({ error: (iss) => (iss.code === 'invalid_type' ? EXPECTED_INTEGER : undefined) }).max(INT32_MAX);
 const id = () => integer().positive();
 const measure = () => z.number().nonnegative().max(MEASURE_MAX).nullish();
-const list = <T extends z.ZodType>(entry: T, max: number) => z.preprocess(nullToEmpty, z.array(entry).max(max).optional());
+const list = <T extends z.ZodType>(entry: T, max: number) => z.array(entry).max(max).nullish().transform(nullToEmpty);
 // ISO 3166 alpha-2 or alpha-3, any case, normalised to upper-case alpha-2.
 const country = () =>
   z.preprocess(
@@ -158,12 +161,12 @@ const packageSchema = z.object({
 const draftFields = {
   preference: z.literal([PREFERENCE.SPECIFIC, PREFERENCE.CHEAPEST, PREFERENCE.FASTEST]).nullish(),
   provider_id: id().nullish(),
-  address_resolver_type: z.preprocess(nullToAbsent, integer().nonnegative().optional()),
+  address_resolver_type: integer().nonnegative().max(INT16_MAX).nullish().transform(nullToAbsent),
   reference_no: text(255),
   invoice_number: text(255),
-  incoterms_type: z.preprocess(nullToAbsent, integer().nonnegative().optional()),
+  incoterms_type: integer().nonnegative().max(INT16_MAX).nullish().transform(nullToAbsent),
   specific_shipping_method: text(255),
-  generate_provider_barcode: z.preprocess(nullToAbsent, z.boolean().optional()),
+  generate_provider_barcode: z.boolean().nullish().transform(nullToAbsent),
   specific_provider_barcode: text(255),
   packages: list(packageSchema, LIMITS.packages),
   documents: list(z.object({ id: id() }), LIMITS.documents),
@@ -176,7 +179,10 @@ const draftFields = {
   ),
 };
 
-const schemas = {
+/** The parts other bodies reuse (import options: the sender and the package defaults). */
+export const draftParts = { party: partySchema, package: packageSchema };
+
+export const draftSchemas = {
   create: z.object({ ...draftFields, consignor: partySchema, consignee: partySchema }),
   update: z.object({ ...draftFields, consignor: partySchema.optional(), consignee: partySchema.optional() }),
 };
@@ -190,7 +196,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function parseDraftInput(body: unknown, mode: 'create' | 'update'): DraftInput {
   if (!isObject(body)) throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_TYPE', params: { type: 'object' } }]);
 
-  const result = schemas[mode].safeParse(body, { reportInput: true });
+  const result = draftSchemas[mode].safeParse(body, { reportInput: true });
   const issues = result.success ? [] : result.error.issues.map((issue) => zodIssue(issue));
   // Judged on the body as sent, in both modes: a stored provider does not excuse `preference: 0` without one.
   if (body.preference === PREFERENCE.SPECIFIC && body.provider_id == null) {

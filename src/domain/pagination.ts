@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { DomainError, type Issue } from './errors';
 
 /** `page` and `limit` of list endpoints, as the address search has them (docs/api.md): default 1 and 10, limit ≤ 100. */
@@ -39,6 +40,19 @@ export function parsePageRequest(query: unknown, bounds: { defaultLimit?: number
   const limit = integer(q.limit, 'limit', bounds.defaultLimit ?? PAGINATION.defaultLimit, bounds.maxLimit ?? PAGINATION.maxLimit, issues);
   if (issues.length) throw new DomainError('VALIDATION_FAILED', issues);
   return { page, limit };
+}
+
+/** `page` and `limit` as the API documents them (the OpenAPI document), with a list's own bounds. */
+export function pageQuery(bounds: { defaultLimit?: number; maxLimit?: number } = {}) {
+  return z.object({
+    page: z.int().min(1).max(PAGINATION.maxPage).optional().meta({ description: `default ${PAGINATION.defaultPage}` }),
+    limit: z
+      .int()
+      .min(1)
+      .max(bounds.maxLimit ?? PAGINATION.maxLimit)
+      .optional()
+      .meta({ description: `default ${bounds.defaultLimit ?? PAGINATION.defaultLimit}` }),
+  });
 }
 
 export function pageResponse<T>(results: T[], request: PageRequest, total: number): PageResponse<T> {

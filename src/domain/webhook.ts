@@ -1,4 +1,6 @@
-import { DomainError, type Issue } from './errors';
+import { z } from 'zod';
+import { DomainError, type ErrorCode, type Issue } from './errors';
+import { EXPECTED_INTEGER, parseOrRefuse } from './validation';
 
 /** The status change event (docs/api.md): one per change of a consignment's status, cancellation included. */
 export const STATUS_UPDATED_EVENT = 'consignment.status.updated';
@@ -79,137 +81,123 @@ const HEADER_VALUE = /^[\t\u0020-\u007e\u0080-\u00ff]*$/;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const lengthOf = (s: string) => [...s].length;
+const refuse = (code: ErrorCode, textParams?: Issue['params']) => ({ params: { code, ...(textParams && { textParams }) } });
 
 type Mode = 'create' | 'replace' | 'patch';
 
+/** Trimmed text within the API contract's bound (counted in characters); `required` refuses a blank one. */
+const text = (required: boolean) =>
+  z
+    .string()
+    .trim()
+    .min(required ? 1 : 0)
+    .refine((v) => lengthOf(v) <= WEBHOOK_LIMITS.text, refuse('TOO_LONG', { max: WEBHOOK_LIMITS.text }))
+    .meta({ maxLength: WEBHOOK_LIMITS.text });
+/** One of `choices`, matched case-insensitively and stored as the choice is spelt. */
+const choice = <T extends string>(choices: readonly [T, ...T[]]) =>
+  text(true)
+    .refine((v) => choices.some((c) => c.toLowerCase() === v.toLowerCase()), refuse('INVALID_CHOICE'))
+    .transform((v) => choices.find((c) => c.toLowerCase() === v.toLowerCase()) as T)
+    .meta({ enum: [...choices], description: 'any case' });
+
+const securityHeader = z.object({
+  headerKey: text(true).refine((key) => {
+    const lower = key.toLowerCase();
+    return HEADER_NAME.test(key) && !RESERVED_HEADERS.has(lower) && !lower.startsWith('proxy-');
+  }, refuse('INVALID_HEADER_KEY')),
+  headerValue: text(true).refine((value) => HEADER_VALUE.test(value), refuse('INVALID_HEADER_VALUE')),
+});
+
+const webhookFields = {
+  description: text(true),
+  endpoint: text(true)
+    .refine((v) => parseEndpointUrl(v) !== undefined, refuse('INVALID_ENDPOINT_URL'))
+    .meta({ format: 'uri', description: 'http(s) URL; private, loopback and link-local targets are refused unless WEBHOOK_ALLOW_PRIVATE=1' }),
+  subscribedEvent: text(true)
+    .refine((v) => (WEBHOOK_EVENTS as readonly string[]).includes(v), refuse('UNKNOWN_WEBHOOK_EVENT', { events: WEBHOOK_EVENTS.join(', ') }))
+    .transform((v) => v as WebhookEvent)
+    .meta({ enum: [...WEBHOOK_EVENTS] }),
+  securityType: choice(SECURITY_TYPES),
+  dataType: choice(DATA_TYPES),
+  // Optional in the API contract ("the sample sends an empty string"): stored and returned as sent.
+  data: text(false)
+    .nullish()
+    .transform((v) => v ?? ''),
+  status: z
+    .int({ error: (iss) => (iss.code === 'invalid_type' ? EXPECTED_INTEGER : undefined) })
+    .refine((v) => v === WEBHOOK_STATUS.ACTIVE || v === WEBHOOK_STATUS.INACTIVE, refuse('INVALID_CHOICE'))
+    .transform((v) => v as WebhookStatus)
+    .meta({ enum: [WEBHOOK_STATUS.INACTIVE, WEBHOOK_STATUS.ACTIVE], description: '1 active, 0 inactive' }),
+  securityData: z
+    .array(securityHeader)
+    .max(WEBHOOK_LIMITS.securityDataEntries)
+    // Run also when an entry was refused, so a repeated header is reported beside the other problems.
+    .superRefine(
+      (headers, ctx) => {
+        const seen = new Set<string>();
+        headers.forEach((entry, i) => {
+          const key = isObject(entry) && typeof entry.headerKey === 'string' ? entry.headerKey.trim().toLowerCase() : undefined;
+          if (key === undefined) return;
+          if (seen.has(key)) ctx.addIssue({ code: 'custom', message: 'duplicate', path: [i, 'headerKey'], ...refuse('INVALID_HEADER_KEY') });
+          seen.add(key);
+        });
+      },
+      { when: (payload) => Array.isArray(payload.value) },
+    )
+    .meta({ description: 'headers sent with every delivery (`header` security type)' }),
+};
+
 /**
- * Validates a webhook body: `create` and `replace` (PUT) need every field the API (docs/api.md) marks required;
- * `patch` validates the fields present. Throws VALIDATION_FAILED listing every problem, each with its field.
- * Texts are trimmed; `securityType` and `dataType` are matched case-insensitively and stored as `header`/`JSON`.
+ * Webhook bodies (docs/api.md): `create` and `replace` (PUT) need every field the API marks required; `patch`
+ * validates the fields present. Texts are trimmed; `securityType` and `dataType` are matched case-insensitively
+ * and stored as `header`/`JSON`.
  */
+export const webhookSchemas = {
+  create: z.object(webhookFields),
+  replace: z.object(webhookFields),
+  patch: z.object(webhookFields).partial(),
+};
+
+const FIELD_ORDER = Object.keys(webhookFields);
+/** Problems in the order of the fields, entries of a list by position (a check on the whole list reports last otherwise). */
+function compareFields(a = '', b = ''): number {
+  const rank = (field: string) => field.split('.').map((part, i) => (i === 0 ? FIELD_ORDER.indexOf(part) : Number(part) || 0));
+  const [x, y] = [rank(a), rank(b)];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
+}
+
+/** Validates a webhook body for `mode`; throws VALIDATION_FAILED listing every problem, each with its field. */
 export function parseWebhookInput(body: unknown, mode: Mode): Partial<WebhookInput> {
   if (!isObject(body)) throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_TYPE', params: { type: 'object' } }]);
-  const issues: Issue[] = [];
-  const out: Partial<WebhookInput> = {};
-  const present = (key: string) => mode !== 'patch' || body[key] !== undefined;
-
-  /** A required (or optional) string within the the API contract bound; undefined after an issue. */
-  const text = (value: unknown, field: string, required: boolean): string | undefined => {
-    if (value === undefined || value === null) {
-      if (required) issues.push({ code: 'NOT_BLANK', field });
-      return required ? undefined : '';
-    }
-    if (typeof value !== 'string') {
-      issues.push({ code: 'INVALID_TYPE', field, params: { type: 'string' } });
-      return undefined;
-    }
-    const trimmed = value.trim();
-    if (required && trimmed === '') {
-      issues.push({ code: 'NOT_BLANK', field });
-      return undefined;
-    }
-    if (lengthOf(trimmed) > WEBHOOK_LIMITS.text) {
-      issues.push({ code: 'TOO_LONG', field, params: { max: WEBHOOK_LIMITS.text } });
-      return undefined;
-    }
-    return trimmed;
-  };
-
-  if (present('description')) {
-    const v = text(body.description, 'description', true);
-    if (v !== undefined) out.description = v;
+  // In a patch, null is a value sent (and refused where the field is required); absent means "unchanged".
+  let parsed: Partial<WebhookInput>;
+  try {
+    parsed = parseOrRefuse(webhookSchemas[mode], body) as Partial<WebhookInput>;
+  } catch (error) {
+    if (error instanceof DomainError) error.issues.sort((a, b) => compareFields(a.field, b.field));
+    throw error;
   }
-  if (present('endpoint')) {
-    const v = text(body.endpoint, 'endpoint', true);
-    if (v !== undefined) {
-      if (parseEndpointUrl(v)) out.endpoint = v;
-      else issues.push({ code: 'INVALID_ENDPOINT_URL', field: 'endpoint' });
-    }
-  }
-  if (present('subscribedEvent')) {
-    const v = text(body.subscribedEvent, 'subscribedEvent', true);
-    if (v !== undefined) {
-      if ((WEBHOOK_EVENTS as readonly string[]).includes(v)) out.subscribedEvent = v as WebhookEvent;
-      else issues.push({ code: 'UNKNOWN_WEBHOOK_EVENT', field: 'subscribedEvent', params: { events: WEBHOOK_EVENTS.join(', ') } });
-    }
-  }
-  if (present('securityType')) {
-    const v = text(body.securityType, 'securityType', true);
-    const known = v === undefined ? undefined : SECURITY_TYPES.find((t) => t.toLowerCase() === v.toLowerCase());
-    if (known) out.securityType = known;
-    else if (v !== undefined) issues.push({ code: 'INVALID_CHOICE', field: 'securityType' });
-  }
-  if (present('dataType')) {
-    const v = text(body.dataType, 'dataType', true);
-    const known = v === undefined ? undefined : DATA_TYPES.find((t) => t.toLowerCase() === v.toLowerCase());
-    if (known) out.dataType = known;
-    else if (v !== undefined) issues.push({ code: 'INVALID_CHOICE', field: 'dataType' });
-  }
-  // Optional in the API (docs/api.md) ("the sample sends an empty string"): stored and returned as sent.
-  if (mode !== 'patch' || body.data !== undefined) {
-    const v = text(body.data, 'data', false);
-    if (v !== undefined) out.data = v;
-  }
-  if (present('status')) {
-    const v = body.status;
-    if (v === undefined || v === null) issues.push({ code: 'NOT_BLANK', field: 'status' });
-    else if (typeof v !== 'number' || !Number.isInteger(v)) issues.push({ code: 'INVALID_TYPE', field: 'status', params: { type: 'integer' } });
-    else if (v !== WEBHOOK_STATUS.ACTIVE && v !== WEBHOOK_STATUS.INACTIVE) issues.push({ code: 'INVALID_CHOICE', field: 'status' });
-    else out.status = v;
-  }
-  if (present('securityData')) {
-    const headers = securityData(body.securityData, issues);
-    if (headers) out.securityData = headers;
-  }
-
-  if (issues.length > 0) throw new DomainError('VALIDATION_FAILED', issues);
-  return out;
+  if (mode === 'patch' && body.data === undefined) delete parsed.data;
+  return Object.fromEntries(Object.entries(parsed).filter(([, v]) => v !== undefined)) as Partial<WebhookInput>;
 }
 
-function securityData(value: unknown, issues: Issue[]): SecurityHeader[] | undefined {
-  const field = 'securityData';
-  if (value === undefined || value === null) {
-    issues.push({ code: 'NOT_BLANK', field });
-    return undefined;
-  }
-  if (!Array.isArray(value)) {
-    issues.push({ code: 'INVALID_TYPE', field, params: { type: 'array' } });
-    return undefined;
-  }
-  if (value.length > WEBHOOK_LIMITS.securityDataEntries) {
-    issues.push({ code: 'TOO_MANY_ENTRIES', field, params: { max: WEBHOOK_LIMITS.securityDataEntries } });
-    return undefined;
-  }
-  const before = issues.length;
-  const seen = new Set<string>();
-  const headers: SecurityHeader[] = [];
-  value.forEach((entry, i) => {
-    const at = `${field}.${i}`;
-    if (!isObject(entry)) {
-      issues.push({ code: 'INVALID_TYPE', field: at, params: { type: 'object' } });
-      return;
-    }
-    const entryText = (key: 'headerKey' | 'headerValue'): string | undefined => {
-      const v = entry[key];
-      const f = `${at}.${key}`;
-      if (v === undefined || v === null) issues.push({ code: 'NOT_BLANK', field: f });
-      else if (typeof v !== 'string') issues.push({ code: 'INVALID_TYPE', field: f, params: { type: 'string' } });
-      else if (v.trim() === '') issues.push({ code: 'NOT_BLANK', field: f });
-      else if (lengthOf(v.trim()) > WEBHOOK_LIMITS.text) issues.push({ code: 'TOO_LONG', field: f, params: { max: WEBHOOK_LIMITS.text } });
-      else return v.trim();
-      return undefined;
-    };
-    const key = entryText('headerKey');
-    const headerValue = entryText('headerValue');
-    if (key !== undefined) {
-      const lower = key.toLowerCase();
-      if (!HEADER_NAME.test(key) || RESERVED_HEADERS.has(lower) || lower.startsWith('proxy-') || seen.has(lower)) {
-        issues.push({ code: 'INVALID_HEADER_KEY', field: `${at}.headerKey` });
-      }
-      seen.add(lower);
-    }
-    if (headerValue !== undefined && !HEADER_VALUE.test(headerValue)) issues.push({ code: 'INVALID_HEADER_VALUE', field: `${at}.headerValue` });
-    if (key !== undefined && headerValue !== undefined) headers.push({ headerKey: key, headerValue });
-  });
-  return issues.length === before ? headers : undefined;
-}
+/** The body of every webhook delivery (docs/webhooks.md); the outbox stores it as built here. */
+export const webhookEventSchema = z.object({
+  id: z.uuid().meta({ description: 'the event id, stable across retries and redeliveries (also the `webhook-id` header)' }),
+  event: z.literal(STATUS_UPDATED_EVENT),
+  created_at: z.iso.datetime().meta({ description: 'when the change was stored (ISO 8601, UTC)' }),
+  data: z.object({
+    consignment: z.int().meta({ description: 'the consignment id' }),
+    uuid: z.uuid(),
+    reference_no: z.string().nullable(),
+    barcode: z.string().nullable(),
+    status: z.int().meta({ description: 'the new status (README, status catalog)' }),
+    status_name: z.string(),
+    status_message: z.string().meta({ description: 'in English' }),
+    previous_status: z.int().nullable(),
+    location: z.string().nullable(),
+    occurred_at: z.iso.datetime().meta({ description: "when it happened (a carrier's event time)" }),
+  }),
+});
+export type WebhookEventPayload = z.output<typeof webhookEventSchema>;

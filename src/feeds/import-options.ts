@@ -1,6 +1,7 @@
-import { parseDraftInput, type PackageInput, type PartyInput } from '../domain/draft';
+import { z } from 'zod';
+import { draftParts, draftSchemas, parseDraftInput, type PackageInput, type PartyInput } from '../domain/draft';
 import { DomainError, type Issue } from '../domain/errors';
-import { isColumnKey, isPresetName, PRESET_NAMES, type ColumnKey, type PresetName } from './presets';
+import { COLUMN_KEYS, isColumnKey, isPresetName, PRESET_NAMES, type ColumnKey, type PresetName } from './presets';
 
 /** The options of one import (POST /api/v1/imports), validated and normalised; stored with the import. */
 export interface ImportOptions {
@@ -18,7 +19,24 @@ export interface ImportOptions {
   package: Omit<PackageInput, 'items'> | null;
 }
 
-const KNOWN = ['preset', 'mapping', 'process', 'preference', 'provider_id', 'consignor', 'package'] as const;
+/**
+ * The options as the API documents them (the OpenAPI document). The draft fields are the draft API's own
+ * schemas, which parseImportOptions applies; the preset, the mapping and `process` are checked below.
+ */
+export const importOptionsSchema = z.strictObject({
+  preset: z.enum(PRESET_NAMES).meta({ description: 'the layout of the export (any case)' }),
+  mapping: z
+    .partialRecord(z.enum(COLUMN_KEYS), z.string().min(1).max(255))
+    .nullish()
+    .meta({ description: "column names of your file for the preset's logical columns (docs/imports.md)" }),
+  process: z.boolean().nullish().meta({ description: 'also process every created draft (label and carrier booking)' }),
+  preference: draftSchemas.create.shape.preference,
+  provider_id: draftSchemas.create.shape.provider_id,
+  consignor: draftParts.party.nullish().meta({ description: 'the sender of every order, where the rows have none' }),
+  package: draftParts.package.omit({ items: true }).nullish().meta({ description: 'defaults of the one package each order becomes' }),
+});
+
+const KNOWN = Object.keys(importOptionsSchema.shape);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**

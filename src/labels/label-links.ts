@@ -11,8 +11,10 @@ export function createLabelLinks(secret: string, publicBaseUrl: string) {
   return {
     url: (labelId: number, fileName: string) => `${publicBaseUrl}/api/v1/labels/${labelId}/${encodeURIComponent(fileName)}?hash=${sign(labelId, fileName)}`,
     verify: (labelId: number, fileName: string, hash: unknown): boolean => {
-      if (typeof hash !== 'string' || hash.length !== 32) return false;
-      return timingSafeEqual(Buffer.from(sign(labelId, fileName)), Buffer.from(hash));
+      // Compared as bytes: a 32-character hash with non-ASCII characters is longer in bytes.
+      const given = typeof hash === 'string' ? Buffer.from(hash) : undefined;
+      if (!given || given.length !== 32) return false;
+      return timingSafeEqual(Buffer.from(sign(labelId, fileName)), given);
     },
   };
 }

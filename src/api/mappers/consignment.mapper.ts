@@ -5,6 +5,157 @@ import { resolveCountry } from '../../domain/countries';
 import type { PartyInput } from '../../domain/draft';
 import { STATUS, statusMessage, statusName } from '../../domain/statuses';
 import type { Locale } from '../../i18n/messages';
+import { z } from 'zod';
+import { answerSchema } from '../openapi/operation';
+
+// The answers' schemas (the OpenAPI document); the mappers' return types are derived from them.
+const text = () => z.string().nullable();
+const timestamp = () => z.string().meta({ description: 'UTC, `YYYY-MM-DD HH:MM:SS`', examples: ['2025-05-01 09:59:59'] });
+const partyBase = {
+  name: text(),
+  country: text().meta({ description: 'English short name' }),
+  state: text(),
+  city: text(),
+  address: text(),
+  postal_code: text(),
+  phone: text(),
+  email: text(),
+};
+const DraftParty = answerSchema('DraftParty', z.object({ ...partyBase, attention_name: text().optional().meta({ description: 'on create only' }), country_iso3: text() }));
+const DetailParty = answerSchema('DetailParty', z.object({ ...partyBase, attention_name: text(), countryIso3: text() }));
+const itemFields = {
+  id: z.int(),
+  description: text(),
+  gtip: text(),
+  origin: text().meta({ description: 'ISO 3166-1 alpha-2' }),
+  currency: text(),
+  unit_price: z.number().nullable(),
+  quantity: z.int().nullable(),
+};
+const DraftItem = z.object(itemFields);
+const DetailItem = z.object({ ...itemFields, category: text() });
+const DocumentRef = z.object({ id: z.int() });
+const SpecialService = z.object({ service_type: z.string(), details: z.record(z.string(), z.unknown()).optional() });
+
+export const DraftAnswer = answerSchema(
+  'Draft',
+  z.object({
+    id: z.int(),
+    uuid: z.uuid(),
+    provider_id: z.int().nullable(),
+    preference: z.int().nullable(),
+    barcode: text(),
+    reference_no: text(),
+    invoice_number: text(),
+    status: z.int().meta({ description: '24 (draft)' }),
+    status_message: z.string(),
+    weight: z.number(),
+    desi: z.number(),
+    consignor: DraftParty,
+    consignee: DraftParty,
+    packages: z.array(
+      z.object({
+        id: z.int(),
+        package_type: z.int().nullable(),
+        post_type: z.int().nullable(),
+        weight: z.number().nullable(),
+        width: z.number().nullable(),
+        length: z.number().nullable(),
+        height: z.number().nullable(),
+        desi: z.number(),
+        dangerous_goods: z.boolean().nullable(),
+        items: z.array(DraftItem),
+      }),
+    ),
+    documents: z.array(DocumentRef),
+    special_services: z.array(SpecialService),
+    consignment_type: z.int().meta({ description: '1 domestic, 2 international' }),
+    incoterms_type: z.int(),
+    specific_shipping_method: text(),
+    specific_provider_barcode: text(),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+  }),
+  { description: 'A draft consignment (status 24).' },
+);
+
+export const DetailAnswer = answerSchema(
+  'ConsignmentDetail',
+  z.object({
+    id: z.int(),
+    uuid: z.uuid(),
+    parent: z.null(),
+    type: z.literal('NORMAL'),
+    barcode: text(),
+    labels: z.array(
+      z.object({
+        id: z.int(),
+        provider: z.int(),
+        file_name: z.string(),
+        file_url: z.string().meta({ description: 'signed download link (no API key needed)' }),
+        tracking_code: z.string(),
+        label_type: z.int(),
+        tracking_type: z.int(),
+      }),
+    ),
+    reference_no: text(),
+    consignmentType: z.int(),
+    status: z.int(),
+    status_message: z.string(),
+    desi: z.number(),
+    weight: z.number(),
+    consignor: DetailParty,
+    consignee: DetailParty,
+    warehouse_id: z.null(),
+    consignee_id: z.null(),
+    details: z
+      .array(
+        z.object({
+          status: z.int(),
+          status_name: z.string(),
+          status_description: z.string(),
+          message: z.string(),
+          status_datetime: timestamp(),
+          location: text(),
+        }),
+      )
+      .meta({ description: 'the status history, oldest first' }),
+    packages: z.array(
+      z.object({
+        id: z.int(),
+        package_type: z.int().nullable(),
+        post_type: z.int().nullable(),
+        quantity: z.int(),
+        dangerous_goods: z.boolean().nullable(),
+        items: z.array(DetailItem),
+      }),
+    ),
+    documents: z.array(DocumentRef),
+    created_at: timestamp(),
+    updated_at: timestamp(),
+    provider_base_cost: z.number(),
+    additional_cost: z.number(),
+    rule_cost: z.number(),
+    service_fee: z.number(),
+    special_service_fee: z.number(),
+    total_cost: z.number(),
+    currency_code: z.string(),
+    currency_rate: z.number(),
+    permissions: z.object({
+      can_create_cn22: z.boolean(),
+      can_create_cn23: z.boolean(),
+      can_create_proforma_invoice: z.boolean(),
+      can_send_to_provider_manually: z.boolean(),
+      can_recheck_manually: z.boolean(),
+    }),
+    customer: z.object({ id: z.int(), customer_code: z.string(), name: z.string(), authorized_name: text() }),
+    user: z.object({ id: z.int().nullable(), firstname: text(), lastname: text() }),
+    provider: z.object({ id: z.int(), name: z.string(), logo: z.string() }).nullable(),
+    special_services: z.array(SpecialService),
+    specific_shipping_method: text(),
+  }),
+  { description: 'A consignment in detail form, filled as far as its stage allows.' },
+);
 
 /** the API contract timestamps: `YYYY-MM-DD HH:MM:SS`, in UTC. */
 export function formatTimestamp(iso: string): string {
@@ -19,6 +170,9 @@ export interface ProviderInfo {
 /** The provider of an id as lookups show it (built-in carriers and carrier accounts). */
 export type ProviderDirectory = (id: number) => Promise<ProviderInfo | undefined>;
 
+/** A party in the draft form (`attention_name` on create only) or the detail form (`countryIso3`). */
+function party(p: PartyInput, form: 'create' | 'update'): z.output<typeof DraftParty>;
+function party(p: PartyInput, form: 'detail'): z.output<typeof DetailParty>;
 function party(p: PartyInput, form: 'create' | 'update' | 'detail') {
   const country = p.country ? resolveCountry(p.country) : undefined;
   return {
@@ -35,12 +189,11 @@ function party(p: PartyInput, form: 'create' | 'update' | 'detail') {
   };
 }
 
-function item(i: StoredPackage['items'][number], form: 'draft' | 'detail') {
+function item(i: StoredPackage['items'][number]): z.output<typeof DraftItem> {
   return {
     id: i.id,
     description: i.description ?? null,
     gtip: i.gtip ?? null,
-    ...(form === 'detail' ? { category: i.category ?? null } : {}),
     origin: i.origin ?? null,
     currency: i.currency_code ?? null,
     unit_price: i.unit_price ?? null,
@@ -49,7 +202,7 @@ function item(i: StoredPackage['items'][number], form: 'draft' | 'detail') {
 }
 
 /** the API (docs/api.md): the draft as create (`form` 'create', with attention_name) and update return it. */
-export function toDraftResponse(c: ConsignmentRecord, locale: Locale, form: 'create' | 'update') {
+export function toDraftResponse(c: ConsignmentRecord, locale: Locale, form: 'create' | 'update'): z.output<typeof DraftAnswer> {
   return {
     id: c.id,
     uuid: c.uuid,
@@ -74,7 +227,7 @@ export function toDraftResponse(c: ConsignmentRecord, locale: Locale, form: 'cre
       height: p.height ?? null,
       desi: p.desi,
       dangerous_goods: p.dangerous_goods ?? null,
-      items: (p.items ?? []).map((i) => item(i, 'draft')),
+      items: (p.items ?? []).map(item),
     })),
     documents: c.documents,
     special_services: c.special_services,
@@ -102,7 +255,7 @@ export interface DetailContext {
  * (costs are 0 in TRY, the service currency, until a carrier is booked). Customs documents (CN22, CN23,
  * proforma) are possible for a processed, not cancelled, international consignment.
  */
-export function toDetailResponse(c: ConsignmentRecord, ctx: DetailContext) {
+export function toDetailResponse(c: ConsignmentRecord, ctx: DetailContext): z.output<typeof DetailAnswer> {
   const provider = ctx.provider && { id: ctx.provider.id, name: ctx.provider.name, logo: ctx.provider.logo };
   const customs = c.consignment_type === 2 && c.processed_at !== null && c.status !== STATUS.CANCELLED;
   return {
@@ -144,7 +297,7 @@ export function toDetailResponse(c: ConsignmentRecord, ctx: DetailContext) {
       post_type: p.post_type ?? null,
       quantity: p.quantity,
       dangerous_goods: p.dangerous_goods ?? null,
-      items: (p.items ?? []).map((i) => item(i, 'detail')),
+      items: (p.items ?? []).map((i) => ({ ...item(i), category: i.category ?? null })),
     })),
     documents: c.documents,
     created_at: formatTimestamp(c.created_at),

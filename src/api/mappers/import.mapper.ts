@@ -1,12 +1,41 @@
 import type { ImportRecord } from '../../db/imports.repository';
 import { isErrorCode } from '../../domain/errors';
 import { ERROR_MESSAGES, translate, type Locale } from '../../i18n/messages';
+import { z } from 'zod';
+import { IMPORT_STATES } from '../../domain/imports';
+import { answerSchema } from '../openapi/operation';
 import { formatTimestamp } from './consignment.mapper';
+
+const count = () => z.int().min(0);
+export const ImportAnswer = answerSchema(
+  'Import',
+  z.object({
+    id: z.uuid(),
+    state: z.enum(IMPORT_STATES),
+    preset: z.string(),
+    process: z.boolean(),
+    file_name: z.string().nullable(),
+    file_bytes: count(),
+    counts: z.object({ rows: count(), orders: count(), created: count(), processed: count(), failed: count(), duplicates: count(), cancelled: count() }),
+    progress: z.object({
+      rows_total: count(),
+      rows_done: count(),
+      orders_done: count(),
+      orders_known: z.boolean().meta({ description: 'every order of the file is known: `counts.orders` is final' }),
+      percent: z.int().min(0).max(100),
+    }),
+    error: z.object({ message: z.string() }).nullable(),
+    created_at: z.string().nullable(),
+    started_at: z.string().nullable(),
+    finished_at: z.string().nullable(),
+  }),
+  { description: 'An order import and its progress.' },
+);
 
 const time = (d: Date | null) => (d ? formatTimestamp(d.toISOString()) : null);
 
 /** An import as the API shows it (GET /api/v1/imports/{id}, lists, the 202 of a new import). */
-export function toImportResponse(r: ImportRecord, locale: Locale) {
+export function toImportResponse(r: ImportRecord, locale: Locale): z.output<typeof ImportAnswer> {
   const percent = r.totalRows > 0 ? Math.min(100, Math.floor((100 * r.rowsDone) / r.totalRows)) : 0;
   return {
     id: r.id,

@@ -1,7 +1,54 @@
+import { z } from 'zod';
 import type { DeliveryAttempt, WebhookRecord } from '../../db/webhooks.repository';
+import { DATA_TYPES, SECURITY_TYPES, WEBHOOK_EVENTS } from '../../domain/webhook';
+import { answerSchema } from '../openapi/operation';
+
+const webhookFields = {
+  webhook_id: z.string().meta({ description: 'the public id, `wh_…`' }),
+  description: z.string(),
+  endpoint: z.string(),
+  subscribedEvent: z.enum(WEBHOOK_EVENTS),
+  securityType: z.enum(SECURITY_TYPES),
+  dataType: z.enum(DATA_TYPES),
+  data: z.string(),
+  securityData: z.array(z.object({ headerKey: z.string(), headerValue: z.string() })),
+  status: z.literal([0, 1]).meta({ description: '1 active, 0 inactive' }),
+  created_at: z.string(),
+};
+export const WebhookAnswer = answerSchema('Webhook', z.object(webhookFields), { description: 'A webhook as created.' });
+export const CreatedWebhookAnswer = answerSchema(
+  'CreatedWebhook',
+  z.object({ ...webhookFields, secret: z.string().meta({ description: 'the signing secret (`whsec_…`), shown only here' }) }),
+);
+export const WebhookDetailAnswer = answerSchema(
+  'WebhookDetail',
+  z.object({
+    ...webhookFields,
+    disabled_reason: z.string().nullable().meta({ description: 'why the service disabled it (deliveries kept failing); null unless it did' }),
+    disabled_at: z.string().nullable(),
+    failing_since: z.string().nullable(),
+    updated_at: z.string(),
+  }),
+  { description: 'A webhook with its delivery state.' },
+);
+export const DeliveryAnswer = answerSchema(
+  'WebhookDelivery',
+  z.object({
+    event_id: z.uuid(),
+    attempt: z.int().min(1),
+    redelivery: z.boolean(),
+    attempted_at: z.string(),
+    http_status: z.int().nullable(),
+    latency_ms: z.int().min(0),
+    success: z.boolean(),
+    error: z.string().nullable(),
+    response_body: z.string().nullable(),
+  }),
+  { description: 'One delivery attempt.' },
+);
 
 /** the API (docs/api.md): the webhook as create returns it. */
-export function toWebhookResponse(w: WebhookRecord) {
+export function toWebhookResponse(w: WebhookRecord): z.output<typeof WebhookAnswer> {
   return {
     webhook_id: w.webhookId,
     description: w.description,
@@ -20,7 +67,7 @@ export function toWebhookResponse(w: WebhookRecord) {
  * The webhook resource plus the delivery state (extension): why the service disabled it (null unless it did), since when
  * deliveries have been failing, and the last change.
  */
-export function toWebhookDetail(w: WebhookRecord) {
+export function toWebhookDetail(w: WebhookRecord): z.output<typeof WebhookDetailAnswer> {
   return {
     ...toWebhookResponse(w),
     disabled_reason: w.disabledReason,
@@ -31,7 +78,7 @@ export function toWebhookDetail(w: WebhookRecord) {
 }
 
 /** One attempt of `GET /webhooks/{webhook_id}/deliveries`. */
-export function toDeliveryResponse(a: DeliveryAttempt) {
+export function toDeliveryResponse(a: DeliveryAttempt): z.output<typeof DeliveryAnswer> {
   return {
     event_id: a.eventId,
     attempt: a.attempt,

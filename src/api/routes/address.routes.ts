@@ -1,7 +1,28 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Queryable } from '../../db/database';
 import { searchAddresses } from '../../db/addresses.repository';
-import { parseAddressSearchQuery } from '../../address/search-params';
+import { z } from 'zod';
+import { addressSearchQuery, parseAddressSearchQuery } from '../../address/search-params';
+import { envelope, operation, page } from '../openapi/operation';
+
+const search = operation({
+  operationId: 'searchAddresses',
+  summary: 'Search addresses',
+  description:
+    'Places, districts, cities and postal codes of a country matching a keyword (prefix, one typo, Turkish letters folded), for filling in parties. Every problem with the parameters is reported at once.',
+  tags: ['Address search'],
+  access: 'apiKey',
+  query: addressSearchQuery,
+  answers: {
+    200: {
+      description: 'A page of matches.',
+      schema: envelope(
+        'AddressSearchAnswer',
+        page(z.object({ stateCode: z.string(), countryIso2: z.string(), city: z.string(), state: z.string(), postalCode: z.string(), place: z.string() })),
+      ),
+    },
+  },
+});
 
 /**
  * the API (docs/api.md): GET /address/search (mounted under /api/v1). Validation failures throw
@@ -10,7 +31,7 @@ import { parseAddressSearchQuery } from '../../address/search-params';
  */
 export function addressRoutes(deps: { db: Queryable }): FastifyPluginAsync {
   return async (app) => {
-    app.get('/address/search', async (request) => {
+    app.get('/address/search', { schema: search }, async (request) => {
       const query = parseAddressSearchQuery(request.query);
       const data = await searchAddresses(deps.db, query);
       return { status: true, message: null, data };

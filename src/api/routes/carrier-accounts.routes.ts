@@ -1,41 +1,85 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { parseCarrierAccountInput } from '../../domain/carrier-account';
-import { pageResponse, parsePageRequest } from '../../domain/pagination';
+import { z } from 'zod';
+import { carrierAccountBodies, parseCarrierAccountInput } from '../../domain/carrier-account';
+import { pageQuery, pageResponse, parsePageRequest } from '../../domain/pagination';
 import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
 import type { CarrierAccountService } from '../../services/carrier-accounts.service';
-import { toCarrierAccountResponse } from '../mappers/carrier-account.mapper';
-import { parseId } from './params';
+import { CarrierAccountAnswer, toCarrierAccountResponse } from '../mappers/carrier-account.mapper';
+import { envelope, operation, page, requestSchema } from '../openapi/operation';
+import { idParam, MAX_PROVIDER_ID, parseId } from './params';
+
+const providerId = z.object({ provider_id: idParam });
+const AccountEnvelope = envelope('CarrierAccountAnswer', CarrierAccountAnswer);
+const base = { tags: ['Carrier accounts'], access: 'apiKey' } as const;
+
+const createAccount = operation({
+  ...base,
+  operationId: 'createCarrierAccount',
+  summary: 'Add a carrier account',
+  description:
+    "Your own account with a carrier: a remote consignment service (`consignment_api`), DHL Express or Sendeo. Credentials are encrypted at rest and never shown again. The answer's `provider_id` is what drafts use.",
+  body: requestSchema('CarrierAccountCreate', carrierAccountBodies.create),
+  answers: { 201: { description: 'The account.', schema: AccountEnvelope } },
+  errors: [503],
+});
+const listAccounts = operation({
+  ...base,
+  operationId: 'listCarrierAccounts',
+  summary: 'Your carrier accounts',
+  query: pageQuery(),
+  answers: { 200: { description: 'A page of accounts.', schema: envelope('CarrierAccountListAnswer', page(CarrierAccountAnswer)) } },
+});
+const getAccount = operation({ ...base, operationId: 'getCarrierAccount', summary: 'A carrier account', params: providerId, answers: { 200: { description: 'The account.', schema: AccountEnvelope } }, errors: [404] });
+const replaceAccount = operation({
+  ...base,
+  operationId: 'replaceCarrierAccount',
+  summary: 'Replace a carrier account',
+  description: 'Every field as on create; `credentials` may be left out to keep the stored ones.',
+  params: providerId,
+  body: requestSchema('CarrierAccountReplace', carrierAccountBodies.replace),
+  answers: { 200: { description: 'The account.', schema: AccountEnvelope } },
+  errors: [404, 503],
+});
+const deleteAccount = operation({
+  ...base,
+  operationId: 'deleteCarrierAccount',
+  summary: 'Delete a carrier account',
+  description: 'Consignments booked with it keep their history and labels.',
+  params: providerId,
+  answers: { 200: { description: 'Deleted.', schema: envelope('DeletedCarrierAccountAnswer', z.object({ provider_id: z.int() })) } },
+  errors: [404],
+});
 
 type AccountParams = { Params: { provider_id: string } };
 
 /** Carrier accounts of the caller's customer: create, list, get, replace (PUT), delete. Another customer's account is "not found". */
 export function carrierAccountRoutes(deps: { carrierAccounts: CarrierAccountService }): FastifyPluginAsync {
   return async (app) => {
-    app.post('/carrier-accounts', async (request, reply) => {
+    app.post('/carrier-accounts', { schema: createAccount }, async (request, reply) => {
       const account = await deps.carrierAccounts.create(request.caller, parseCarrierAccountInput(request.body, 'create'));
       return reply.code(201).send({ status: true, message: translate(SUCCESS_MESSAGES.CARRIER_ACCOUNT_CREATED, request.locale), data: toCarrierAccountResponse(account) });
     });
 
-    app.get('/carrier-accounts', async (request) => {
+    app.get('/carrier-accounts', { schema: listAccounts }, async (request) => {
       const page = parsePageRequest(request.query);
       const { rows, total } = await deps.carrierAccounts.list(request.caller, page);
       return { status: true, message: null, data: pageResponse(rows.map(toCarrierAccountResponse), page, total) };
     });
 
-    app.get<AccountParams>('/carrier-accounts/:provider_id', async (request) => {
-      const account = await deps.carrierAccounts.get(request.caller, parseId(request.params.provider_id, 'provider_id'));
+    app.get<AccountParams>('/carrier-accounts/:provider_id', { schema: getAccount }, async (request) => {
+      const account = await deps.carrierAccounts.get(request.caller, parseId(request.params.provider_id, 'provider_id', MAX_PROVIDER_ID));
       return { status: true, message: null, data: toCarrierAccountResponse(account) };
     });
 
-    app.put<AccountParams>('/carrier-accounts/:provider_id', async (request) => {
-      const providerId = parseId(request.params.provider_id, 'provider_id');
+    app.put<AccountParams>('/carrier-accounts/:provider_id', { schema: replaceAccount }, async (request) => {
+      const providerId = parseId(request.params.provider_id, 'provider_id', MAX_PROVIDER_ID);
       await deps.carrierAccounts.get(request.caller, providerId);
       const account = await deps.carrierAccounts.replace(request.caller, providerId, parseCarrierAccountInput(request.body, 'replace'));
       return { status: true, message: translate(SUCCESS_MESSAGES.CARRIER_ACCOUNT_UPDATED, request.locale), data: toCarrierAccountResponse(account) };
     });
 
-    app.delete<AccountParams>('/carrier-accounts/:provider_id', async (request) => {
-      const providerId = parseId(request.params.provider_id, 'provider_id');
+    app.delete<AccountParams>('/carrier-accounts/:provider_id', { schema: deleteAccount }, async (request) => {
+      const providerId = parseId(request.params.provider_id, 'provider_id', MAX_PROVIDER_ID);
       await deps.carrierAccounts.remove(request.caller, providerId);
       return { status: true, message: translate(SUCCESS_MESSAGES.CARRIER_ACCOUNT_DELETED, request.locale), data: { provider_id: providerId } };
     });

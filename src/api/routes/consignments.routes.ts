@@ -4,7 +4,41 @@ import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
 import type { LabelLinks } from '../../labels/label-links';
 import { toDetailResponse, type ProviderDirectory } from '../mappers/consignment.mapper';
 import type { ConsignmentService } from '../../services/consignments.service';
-import { parseId } from './params';
+import { z } from 'zod';
+import { idParam, parseId, textParam } from './params';
+import { DetailAnswer } from '../mappers/consignment.mapper';
+import { envelope, operation } from '../openapi/operation';
+
+const DetailEnvelope = envelope('ConsignmentDetailAnswer', DetailAnswer);
+const lookup = { tags: ['Consignments'], access: 'apiKey', rateLimited: true, answers: { 200: { description: 'The consignment in detail form.', schema: DetailEnvelope } }, errors: [404] } as const;
+
+const findByReference = operation({
+  ...lookup,
+  operationId: 'findConsignmentByReference',
+  summary: 'A consignment by its reference',
+  description: 'Your `reference_no`. Rate-limited (300 a minute per API key, shared with the lookup by id).',
+  params: z.object({ reference_no: textParam('the reference given at creation') }),
+});
+
+const findById = operation({
+  ...lookup,
+  operationId: 'getConsignmentDetails',
+  summary: 'A consignment by its id',
+  description: 'Rate-limited (300 a minute per API key, shared with the lookup by reference).',
+  params: z.object({ id: idParam }),
+});
+
+const cancel = operation({
+  operationId: 'cancelConsignment',
+  summary: 'Cancel a consignment',
+  description:
+    'By id, service barcode or reference, tried in that order. A draft is cancelled at once; a processed consignment is cancelled with its carrier first (409 when the carrier no longer allows it, e.g. delivered). Cancelling twice is 409.',
+  tags: ['Consignments'],
+  access: 'apiKey',
+  params: z.object({ value: textParam('the id, the service barcode or the reference') }),
+  answers: { 200: { description: 'Cancelled.', schema: envelope('CancelAnswer', z.object({ consignment: z.int() })) } },
+  errors: [404, 409, 503],
+});
 
 export interface ConsignmentRouteDeps {
   consignments: ConsignmentService;
@@ -23,20 +57,20 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): FastifyPluginAsyn
     };
     const preHandler = deps.lookupLimit ? [deps.lookupLimit] : [];
 
-    app.get<{ Params: { reference_no: string } }>('/consignments/find/reference_no/:reference_no', { preHandler }, async (request) => {
+    app.get<{ Params: { reference_no: string } }>('/consignments/find/reference_no/:reference_no', { preHandler, schema: findByReference }, async (request) => {
       const referenceNo = request.params.reference_no;
       if (!referenceNo.trim() || referenceNo.length > 255) throw new DomainError('CONSIGNMENT_NOT_FOUND');
       const found = await deps.consignments.find({ referenceNo, customerId: request.caller.customerId });
       return { status: true, message: null, data: await detail(found, request) };
     });
 
-    app.get<{ Params: { id: string } }>('/consignments/:id/details', { preHandler }, async (request) => {
+    app.get<{ Params: { id: string } }>('/consignments/:id/details', { preHandler, schema: findById }, async (request) => {
       const id = parseId(request.params.id, 'consignment_id');
       const found = await deps.consignments.find({ id, customerId: request.caller.customerId });
       return { status: true, message: null, data: await detail(found, request) };
     });
 
-    app.post<{ Params: { value: string } }>('/consignments/:value/cancel', async (request) => {
+    app.post<{ Params: { value: string } }>('/consignments/:value/cancel', { schema: cancel }, async (request) => {
       const value = request.params.value.trim();
       if (!value || value.length > 255) throw new DomainError('CONSIGNMENT_NOT_FOUND');
       const result = await deps.consignments.cancel(request.caller, value);

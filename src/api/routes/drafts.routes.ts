@@ -1,17 +1,93 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Queryable } from '../../db/database';
-import { parseDraftInput } from '../../domain/draft';
+import { z } from 'zod';
+import { draftSchemas, parseDraftInput } from '../../domain/draft';
 import { DomainError } from '../../domain/errors';
 import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
 import { toDraftResponse } from '../mappers/consignment.mapper';
 import { idempotent } from '../plugins/idempotency';
 import type { ConsignmentService, LabelFormat } from '../../services/consignments.service';
-import { parseId } from './params';
+import { idParam, parseId } from './params';
+import { envelope, operation, requestSchema } from '../openapi/operation';
+import { DraftAnswer } from '../mappers/consignment.mapper';
+
+const LABEL_FORMATS = ['pdf', 'zpl'] as const;
+const DraftEnvelope = envelope('DraftAnswer', DraftAnswer);
+const draftId = z.object({ id: idParam });
+
+const CREATE_EXAMPLE = {
+  reference_no: 'ORDER-1001',
+  preference: 1,
+  consignor: { name: 'Ayşe Yılmaz', country: 'TR', city: 'İstanbul', address: 'Caferağa Mah. Moda Cd. 1', phone_number: '+905551112233' },
+  consignee: { name: 'Hans Müller', country: 'DE', city: 'Berlin', address: 'Unter den Linden 1', phone_number: '+4930123456' },
+  packages: [{ package_type: 1, weight: 1.2, length: 30, width: 20, height: 10, items: [{ description: 'Ceramic mug', quantity: 2, unit_price: 9.5, currency_code: 'EUR', origin: 'TR', gtip: '691200' }] }],
+};
+
+const createDraft = operation({
+  operationId: 'createDraft',
+  summary: 'Create a draft consignment',
+  description: 'The draft starts in status 24. Unknown fields are ignored; every problem is reported at once. A `reference_no` is unique per customer (409).',
+  tags: ['Drafts'],
+  access: 'apiKey',
+  body: requestSchema('DraftCreate', draftSchemas.create, { description: 'A new draft: `consignor` and `consignee` are required (may be `{}`); docs/api.md, "Draft fields".' }),
+  bodyExample: CREATE_EXAMPLE,
+  idempotent: true,
+  answers: { 201: { description: 'The draft.', schema: DraftEnvelope } },
+  errors: [409, 422, 503],
+});
+
+const updateDraft = operation({
+  operationId: 'updateDraft',
+  summary: 'Change a draft',
+  description: 'Only the fields sent change. A consignment that is no longer a draft is 409.',
+  tags: ['Drafts'],
+  access: 'apiKey',
+  params: draftId,
+  body: requestSchema('DraftUpdate', draftSchemas.update, { description: 'Only the fields sent change: party fields merge, a sent `packages` list replaces the old one.' }),
+  bodyExample: { consignee: { city: 'Hamburg' } },
+  bodyOptional: true,
+  answers: { 200: { description: 'The changed draft.', schema: DraftEnvelope } },
+  errors: [404, 409, 503],
+});
+
+const processDraft = operation({
+  operationId: 'processDraft',
+  summary: 'Process a draft: carrier booking and label',
+  description:
+    'Books the draft with its carrier (or the cheapest or fastest, by `preference`) and answers the label. Fields sent are applied first, all or nothing. A refusal by the carrier is 400 naming the field; a carrier that cannot be reached is 503.',
+  tags: ['Drafts'],
+  access: 'apiKey',
+  params: draftId,
+  body: requestSchema(
+    'ProcessDraft',
+    draftSchemas.update.extend({ label_format: z.enum(LABEL_FORMATS).optional().meta({ description: 'extension: `zpl` for thermal printers; default `pdf`' }) }),
+    { description: 'Optional: draft fields to apply before processing (all or nothing), and the label format.' },
+  ),
+  bodyOptional: true,
+  answers: {
+    200: {
+      description: 'Processed: the barcode, tracking and the label.',
+      schema: envelope(
+        'ProcessAnswer',
+        z.object({
+          consignment: z.int(),
+          barcode: z.string(),
+          svcBarcode: z.string(),
+          providerTrackingCode: z.string(),
+          trackingUrl: z.string(),
+          contentType: z.string().meta({ examples: ['application/pdf', 'application/zpl'] }),
+          base64label: z.string().meta({ description: 'the label file, base64' }),
+        }),
+      ),
+    },
+  },
+  errors: [404, 409, 503],
+});
 
 /** the API (docs/api.md): create (idempotent) and partially update draft consignments. */
 export function draftRoutes(deps: { db: Queryable; consignments: ConsignmentService }): FastifyPluginAsync {
   return async (app) => {
-    app.post('/consignments/draft', async (request, reply) => {
+    app.post('/consignments/draft', { schema: createDraft }, async (request, reply) => {
       const draft = parseDraftInput(request.body, 'create');
       return idempotent(deps.db, request, reply, 'draft', async (uuid) => {
         const record = await deps.consignments.createDraft(request.caller, draft, uuid);
@@ -22,18 +98,21 @@ export function draftRoutes(deps: { db: Queryable; consignments: ConsignmentServ
       });
     });
 
-    app.put<{ Params: { id: string } }>('/consignments/draft/:id', async (request) => {
+    app.put<{ Params: { id: string } }>('/consignments/draft/:id', { schema: updateDraft }, async (request) => {
       const id = parseId(request.params.id, 'draft_consignment_id');
-      const patch = parseDraftInput(request.body ?? {}, 'update');
+      // No body is an empty patch; a JSON `null` (or any non-object) is refused as a body of the wrong type.
+      const patch = parseDraftInput(request.body === undefined ? {} : request.body, 'update');
       const record = await deps.consignments.updateDraft(request.caller, id, patch);
       return { status: true, message: translate(SUCCESS_MESSAGES.DRAFT_UPDATED, request.locale), data: toDraftResponse(record, request.locale, 'update') };
     });
 
     // The body is optional (docs/api.md). Extension: `label_format` "pdf" (default) or "zpl" for thermal printers.
-    app.post<{ Params: { id: string } }>('/consignments/draft/:id/start-process', async (request) => {
+    app.post<{ Params: { id: string } }>('/consignments/draft/:id/start-process', { schema: processDraft }, async (request) => {
       const id = parseId(request.params.id, 'draft_consignment_id');
-      const { label_format: format = 'pdf', ...fields } = (request.body ?? {}) as Record<string, unknown>;
-      if (format !== 'pdf' && format !== 'zpl') throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_CHOICE', field: 'label_format' }]);
+      const body = request.body === undefined ? {} : request.body;
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_TYPE', params: { type: 'object' } }]);
+      const { label_format: format = 'pdf', ...fields } = body as Record<string, unknown>;
+      if (!(LABEL_FORMATS as readonly unknown[]).includes(format)) throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_CHOICE', field: 'label_format' }]);
       const patch = request.body === undefined || Object.keys(fields).length === 0 ? null : parseDraftInput(fields, 'update');
       const outcome = await deps.consignments.processDraft(request.caller, id, patch, format as LabelFormat);
       return { status: true, message: translate(SUCCESS_MESSAGES.DRAFT_PROCESSED, request.locale), data: outcome };

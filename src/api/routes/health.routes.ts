@@ -1,5 +1,20 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { errorEnvelope } from '../errors';
+import { answerSchema, envelope, operation } from '../openapi/operation';
+
+const Report = z.object({ database: z.boolean(), temporal: z.boolean(), worker: z.boolean() });
+const Down = answerSchema('HealthDown', z.object({ status: z.literal(false), errors: z.array(z.object({ message: z.string(), field: z.string().optional() })), data: Report }));
+const Up = envelope('HealthAnswer', Report);
+const health = (operationId: string, summary: string) =>
+  operation({
+    operationId,
+    summary,
+    description: '200 when the database, Temporal and a worker are all up; 503 naming what is down.',
+    tags: ['Service'],
+    access: 'public',
+    answers: { 200: { description: 'Everything is up.', schema: Up }, 503: { description: 'Something is down.', schema: Down } },
+  });
 
 export interface HealthReport {
   database: boolean;
@@ -18,7 +33,7 @@ export function healthRoutes(check: HealthCheck): FastifyPluginAsync {
       const envelope = errorEnvelope(down.map((field) => ({ code: 'SERVICE_UNAVAILABLE' as const, field })), request.locale);
       return reply.code(503).send({ ...envelope, data: report });
     };
-    app.get('/healthz', handler);
-    app.get('/readyz', handler);
+    app.get('/healthz', { schema: health('getHealth', 'Liveness') }, handler);
+    app.get('/readyz', { schema: health('getReadiness', 'Readiness') }, handler);
   };
 }

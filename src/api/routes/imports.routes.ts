@@ -1,19 +1,101 @@
 import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { Queryable } from '../../db/database';
 import { DomainError } from '../../domain/errors';
-import { pageResponse, parsePageRequest } from '../../domain/pagination';
+import { pageQuery, pageResponse, parsePageRequest } from '../../domain/pagination';
+import { importOptionsSchema } from '../../feeds/import-options';
 import { bufferSource } from '../../feeds/csv-stream';
 import { csvField, templateCsv } from '../../feeds/presets';
 import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
-import { toImportResponse } from '../mappers/import.mapper';
+import { ImportAnswer, toImportResponse } from '../mappers/import.mapper';
+import { componentRef, envelope, operation, page, requestSchema } from '../openapi/operation';
 import { idempotent } from '../plugins/idempotency';
 import type { ImportService, StoredUpload } from '../../services/imports.service';
 import { findDirtyText } from '../../domain/text';
 
 /** A JSON body carries the whole file in memory: kept smaller than multipart uploads, which stream. */
 export const JSON_IMPORT_LIMIT_BYTES = 10 * 1024 * 1024;
+
+requestSchema('ImportOptions', importOptionsSchema, { description: 'How to read the file and what to do with its orders (docs/imports.md).' });
+requestSchema('ImportJsonBody', importOptionsSchema.extend({ csv: z.string().min(1).meta({ description: 'the whole CSV file' }) }), {
+  description: 'The file as text beside the options (up to 10 MB; larger files go as multipart).',
+});
+const ImportEnvelope = envelope('ImportAnswer', ImportAnswer);
+const importId = z.object({ id: z.string().min(1).max(255).meta({ description: 'the import id (a UUID)' }) });
+const base = { tags: ['Imports'], access: 'apiKey' } as const;
+const CSV = { 'text/csv': { schema: { type: 'string' } } };
+
+const startImport = operation({
+  ...base,
+  operationId: 'startImport',
+  summary: 'Import orders from a CSV file',
+  description:
+    'Each order of the file becomes a draft (and, with `process`, a label), in the background: the answer (202) is the import, whose progress `GET /imports/{id}` shows. A bad row is reported in the error list, it does not stop the others.',
+  body: {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: {
+          type: 'object',
+          required: ['file'],
+          properties: {
+            file: { type: 'string', format: 'binary', contentMediaType: 'text/csv', description: 'the export, as downloaded from the shop' },
+            options: { type: 'string', contentMediaType: 'application/json', contentSchema: componentRef('ImportOptions'), description: 'the options as JSON' },
+          },
+        },
+        encoding: { file: { contentType: 'text/csv, application/octet-stream' }, options: { contentType: 'application/json' } },
+      },
+      'application/json': { schema: componentRef('ImportJsonBody') },
+    },
+  },
+  idempotent: true,
+  answers: { 202: { description: 'Accepted: the import, queued.', schema: ImportEnvelope } },
+  errors: [422, 503],
+});
+const listImports = operation({
+  ...base,
+  operationId: 'listImports',
+  summary: 'Your imports',
+  query: pageQuery({ defaultLimit: 20 }),
+  answers: { 200: { description: 'A page of imports, newest first.', schema: envelope('ImportListAnswer', page(ImportAnswer)) } },
+});
+const getImport = operation({ ...base, operationId: 'getImport', summary: 'An import and its progress', params: importId, answers: { 200: { description: 'The import.', schema: ImportEnvelope } }, errors: [404] });
+const importErrors = operation({
+  ...base,
+  operationId: 'listImportErrors',
+  summary: 'The problems of an import, row by row',
+  description: 'JSON pages, or the whole list as CSV with `format=csv` or `Accept: text/csv`.',
+  params: importId,
+  query: pageQuery({ defaultLimit: 100, maxLimit: 1000 }).extend({ format: z.enum(['json', 'csv']).optional() }),
+  answers: {
+    200: {
+      description: 'The problems: row, order, field and message.',
+      schema: envelope(
+        'ImportErrorListAnswer',
+        page(z.object({ row: z.int(), order: z.string().nullable(), field: z.string().nullable(), path: z.string().nullable(), message: z.string() })),
+      ),
+      content: CSV,
+    },
+  },
+  errors: [404],
+});
+const cancelImport = operation({
+  ...base,
+  operationId: 'cancelImport',
+  summary: 'Stop an import',
+  description: 'Orders not yet made into drafts are left out; drafts already created stay. A finished import is 409.',
+  params: importId,
+  answers: { 200: { description: 'The import, cancelled.', schema: ImportEnvelope } },
+  errors: [404, 409, 503],
+});
+const template = operation({
+  ...base,
+  operationId: 'getImportTemplate',
+  summary: 'A CSV template of the generic preset',
+  answers: { 200: { description: 'The header row and an example order.', content: CSV } },
+});
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -35,11 +117,11 @@ export function importRoutes(deps: { db: Queryable; imports: ImportService }): F
       limits: { fileSize: deps.imports.maxFileBytes + 1, files: 1, fields: 10, fieldSize: 1024 * 1024, parts: 12 },
     });
 
-    app.get('/imports/template.csv', async (_request, reply) =>
+    app.get('/imports/template.csv', { schema: template }, async (_request, reply) =>
       reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="consignflow-import-template.csv"').send(templateCsv()),
     );
 
-    app.post('/imports', { bodyLimit: JSON_IMPORT_LIMIT_BYTES }, async (request, reply) => {
+    app.post('/imports', { bodyLimit: JSON_IMPORT_LIMIT_BYTES, schema: startImport }, async (request, reply) => {
       let upload: StoredUpload | undefined;
       let rawOptions: unknown = {};
       try {
@@ -102,18 +184,18 @@ export function importRoutes(deps: { db: Queryable; imports: ImportService }): F
       }
     });
 
-    app.get('/imports', async (request) => {
+    app.get('/imports', { schema: listImports }, async (request) => {
       const page = parsePageRequest(request.query, { defaultLimit: 20 });
       const { imports, total } = await deps.imports.list(request.caller, page);
       return { status: true, message: null, data: pageResponse(imports.map((r) => toImportResponse(r, request.locale)), page, total) };
     });
 
-    app.get<{ Params: { id: string } }>('/imports/:id', async (request) => {
+    app.get<{ Params: { id: string } }>('/imports/:id', { schema: getImport }, async (request) => {
       const record = await deps.imports.get(request.caller, request.params.id);
       return { status: true, message: null, data: toImportResponse(record, request.locale) };
     });
 
-    app.get<{ Params: { id: string } }>('/imports/:id/errors', async (request, reply) => {
+    app.get<{ Params: { id: string } }>('/imports/:id/errors', { schema: importErrors }, async (request, reply) => {
       if (!wantsCsv(request)) {
         const page = parsePageRequest(request.query, { defaultLimit: 100, maxLimit: 1000 });
         const { entries, total } = await deps.imports.errors(request.caller, request.params.id, page, request.locale);
@@ -133,7 +215,7 @@ export function importRoutes(deps: { db: Queryable; imports: ImportService }): F
         .send(Readable.from(lines()));
     });
 
-    app.post<{ Params: { id: string } }>('/imports/:id/cancel', async (request) => {
+    app.post<{ Params: { id: string } }>('/imports/:id/cancel', { schema: cancelImport }, async (request) => {
       const record = await deps.imports.cancel(request.caller, request.params.id);
       return { status: true, message: translate(SUCCESS_MESSAGES.IMPORT_CANCELLED, request.locale), data: toImportResponse(record, request.locale) };
     });

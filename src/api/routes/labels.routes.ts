@@ -1,7 +1,27 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { DomainError } from '../../domain/errors';
 import type { LabelLinks } from '../../labels/label-links';
+import { z } from 'zod';
 import { LABEL_CONTENT_TYPES, type ConsignmentService } from '../../services/consignments.service';
+import { operation } from '../openapi/operation';
+import { idParam } from './params';
+
+const download = operation({
+  operationId: 'downloadLabel',
+  summary: 'Download a label',
+  description: "The `file_url` of a lookup's labels: signed, so no API key is needed. `{barcode}.pdf` is the PDF, `{barcode}.zpl` the ZPL of the same label.",
+  tags: ['Labels'],
+  access: 'signedLink',
+  params: z.object({ id: idParam.meta({ description: 'the label id' }), file: z.string().min(1).max(255).meta({ description: 'the file name', examples: ['CF00000000012.pdf'] }) }),
+  query: z.object({ hash: z.string().min(1).max(255).meta({ description: 'the signature of the link' }) }),
+  answers: {
+    200: {
+      description: 'The label file.',
+      content: Object.fromEntries(Object.values(LABEL_CONTENT_TYPES).map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+    },
+  },
+  errors: [403, 404, 410],
+});
 
 /**
  * `GET /api/v1/labels/{id}/{file_name}?hash=…`: the signed label download (no API key). `{barcode}.pdf`
@@ -10,7 +30,7 @@ import { LABEL_CONTENT_TYPES, type ConsignmentService } from '../../services/con
  */
 export function labelRoutes(deps: { consignments: ConsignmentService; labelLinks: LabelLinks }): FastifyPluginAsync {
   return async (app) => {
-    app.get<{ Params: { id: string; file: string }; Querystring: { hash?: string } }>('/labels/:id/:file', async (request, reply) => {
+    app.get<{ Params: { id: string; file: string }; Querystring: { hash?: string } }>('/labels/:id/:file', { schema: download }, async (request, reply) => {
       const id = Number(request.params.id);
       const file = request.params.file;
       if (!Number.isSafeInteger(id) || id < 1 || !deps.labelLinks.verify(id, file, request.query.hash)) throw new DomainError('LABEL_LINK_INVALID');

@@ -1,11 +1,29 @@
+import { z } from 'zod';
 import { DomainError } from '../../domain/errors';
 
 const MAX_ID = 2_147_483_647 * 1024; // bigserial ids, kept well inside Number's safe range
+/** Provider ids (built-in carriers and carrier accounts) are 32-bit. */
+export const MAX_PROVIDER_ID = 2_147_483_647;
+
+/** A positive integer id in a path (leading zeros allowed, as Number reads them). */
+export const idParam = z
+  .string()
+  .max(15)
+  .regex(/^0*[1-9]\d*$/)
+  .meta({ description: 'a positive integer id', examples: ['1'] });
 
 /** A positive integer path id, or a 404-free 400 naming the parameter. */
-export function parseId(value: string, field: string): number {
-  if (!/^\d{1,15}$/.test(value) || Number(value) < 1 || Number(value) > MAX_ID) {
+export function parseId(value: string, field: string, max = MAX_ID): number {
+  if (!idParam.safeParse(value).success || Number(value) > max) {
     throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_ID', field }]);
   }
   return Number(value);
 }
+
+/** A provider id from a path, or undefined when it cannot name one (the caller answers "not found"). */
+export function providerIdOf(value: string): number | undefined {
+  return idParam.safeParse(value).success && Number(value) <= MAX_PROVIDER_ID ? Number(value) : undefined;
+}
+
+/** A text path segment (a reference, a barcode, a tracking code): 1 to 255 characters. */
+export const textParam = (description: string) => z.string().min(1).max(255).meta({ description });

@@ -13,6 +13,8 @@ import type { CarrierAccountService } from '../../services/carrier-accounts.serv
 import type { ProviderService } from '../../services/providers.service';
 import { STATUS_WEBHOOK_HEADER } from '../../carriers/consignment-api';
 import { shipmentIdsInWebhook } from '../../carriers/sendeo';
+import { envelope, operation, requestSchema } from '../openapi/operation';
+import { idParam, providerIdOf, textParam } from './params';
 
 /** A generic mark for carrier-account providers (their carriers have no logo of ours). */
 const ACCOUNT_LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="160" height="48" viewBox="0 0 160 48" role="img" aria-label="Carrier account">
@@ -57,6 +59,103 @@ const pushBody = z.object({
     .max(100),
 });
 
+requestSchema('CarrierEventPush', pushBody, { description: 'Up to 100 tracking events; each is applied once (by `event_id`).' });
+const providerId = z.object({ id: idParam.meta({ description: 'the provider id' }) });
+const callbacks = { tags: ['Carrier callbacks'] } as const;
+
+const logo = operation({
+  operationId: 'getProviderLogo',
+  summary: "A provider's logo",
+  description: 'The `provider.logo` URL of lookups. No API key.',
+  tags: ['Providers'],
+  access: 'public',
+  params: providerId,
+  answers: { 200: { description: 'An SVG image.', content: { 'image/svg+xml': { schema: { type: 'string' } } } } },
+  errors: [404],
+});
+const track = operation({
+  operationId: 'trackConsignment',
+  summary: 'Public tracking view',
+  description: "What the label's QR code opens: status and history only (no names, addresses or costs). No API key.",
+  tags: ['Providers'],
+  access: 'public',
+  params: providerId.extend({ code: textParam("the carrier's tracking code or the service barcode") }),
+  answers: {
+    200: {
+      description: 'The status and its history.',
+      schema: envelope(
+        'TrackingAnswer',
+        z.object({
+          tracking_code: z.string().nullable(),
+          barcode: z.string().nullable(),
+          status: z.int(),
+          status_name: z.string(),
+          status_message: z.string(),
+          details: z.array(z.object({ status: z.int(), status_name: z.string(), status_description: z.string(), status_datetime: z.string(), location: z.string().nullable() })),
+        }),
+      ),
+    },
+  },
+  errors: [404],
+});
+const statusUpdates = operation({
+  ...callbacks,
+  operationId: 'receiveAccountStatusWebhook',
+  summary: "A carrier account's status webhook",
+  description:
+    "Called by a remote consignment service or Sendeo when shipments of the account change; authenticated by the secret registered with it. The consignments' workflows then ask the carrier for the status.",
+  access: 'statusWebhookSecret',
+  params: z.object({ provider_id: idParam }),
+  bodyOptional: true,
+  body: requestSchema('StatusWebhookBody', z.record(z.string(), z.unknown()), { description: "The remote's notice; its shape is the remote's (ours names `data.barcode`, Sendeo names its shipments)." }),
+  answers: {
+    202: {
+      description: 'Accepted: the consignments it named.',
+      schema: envelope('StatusWebhookAnswer', z.object({ consignment: z.int().nullable(), consignments: z.array(z.int()) })),
+    },
+  },
+});
+const pushEvents = operation({
+  ...callbacks,
+  operationId: 'pushCarrierEvents',
+  summary: 'A carrier pushes tracking events',
+  description: "Authenticated by the carrier's own bearer token (CARRIER_PUSH_TOKENS), not an API key. Unknown tracking codes are listed, not refused.",
+  access: 'carrierToken',
+  params: providerId,
+  body: pushBody,
+  answers: {
+    202: {
+      description: 'Accepted.',
+      schema: envelope('CarrierEventsAnswer', z.object({ accepted: z.int().min(0), unknown_tracking_codes: z.array(z.string()) })),
+    },
+  },
+});
+const listProviders = operation({
+  operationId: 'listProviders',
+  summary: 'The providers you can ship with',
+  description: 'The sandbox carriers and your carrier accounts, with what each supports.',
+  tags: ['Providers'],
+  access: 'apiKey',
+  answers: {
+    200: {
+      description: 'Every provider.',
+      schema: envelope(
+        'ProviderListAnswer',
+        z.array(
+          z.object({
+            id: z.int(),
+            name: z.string(),
+            logo: z.string(),
+            carrier: z.string().meta({ description: '`sandbox` for the built-in carriers, the kind of an account otherwise' }),
+            status: z.int(),
+            supports: z.object({ quotes: z.boolean(), cancel_in_transit: z.boolean(), push_tracking: z.boolean() }),
+          }),
+        ),
+      ),
+    },
+  },
+});
+
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /**
@@ -74,16 +173,17 @@ export function providerRoutes(deps: {
   carrierAccounts?: CarrierAccountService;
 }): FastifyPluginAsync {
   return async (app) => {
-    app.get<{ Params: { id: string } }>('/providers/:id/logo.svg', async (request, reply) => {
-      const id = Number(request.params.id);
-      const isAccount = !SANDBOX_LOGOS[id] && Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 && (await deps.providers?.describe(id)) !== undefined;
+    app.get<{ Params: { id: string } }>('/providers/:id/logo.svg', { schema: logo }, async (request, reply) => {
+      const id = providerIdOf(request.params.id) ?? 0;
+      const isAccount = !SANDBOX_LOGOS[id] && id > 0 && (await deps.providers?.describe(id)) !== undefined;
       const logo = SANDBOX_LOGOS[id] ?? (isAccount ? ACCOUNT_LOGO_SVG : undefined);
       if (!logo) throw new DomainError('ROUTE_NOT_FOUND', { params: { method: request.method, url: request.url } });
       return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(logo);
     });
 
-    app.get<{ Params: { id: string; code: string } }>('/providers/:id/track/:code', async (request) => {
-      const tracked = await deps.consignments.track(Number(request.params.id), request.params.code);
+    app.get<{ Params: { id: string; code: string } }>('/providers/:id/track/:code', { schema: track }, async (request) => {
+      const providerId = providerIdOf(request.params.id);
+      const tracked = providerId === undefined ? undefined : await deps.consignments.track(providerId, request.params.code);
       if (!tracked) throw new DomainError('CONSIGNMENT_NOT_FOUND');
       const { consignment, history } = tracked;
       return {
@@ -111,8 +211,9 @@ export function providerRoutes(deps: {
      * header registered with it. It only says that something changed; the consignment's workflow then asks
      * the remote by lookup (the authoritative status).
      */
-    app.post<{ Params: { provider_id: string } }>('/carrier-accounts/:provider_id/status-updates', async (request, reply) => {
-      const account = await deps.carrierAccounts?.verifyStatusWebhook(Number(request.params.provider_id), webhookSecret(request.headers));
+    app.post<{ Params: { provider_id: string } }>('/carrier-accounts/:provider_id/status-updates', { schema: statusUpdates }, async (request, reply) => {
+      const providerId = providerIdOf(request.params.provider_id);
+      const account = providerId === undefined ? undefined : await deps.carrierAccounts?.verifyStatusWebhook(providerId, webhookSecret(request.headers));
       if (!account) throw new DomainError('INVALID_CARRIER_TOKEN');
       // A Sendeo delivery names its shipments (tracking codes); a remote consignment service names one consignment.
       const named = account.carrier === 'sendeo' ? shipmentIdsInWebhook(request.body).map((trackingCode) => ({ trackingCode })) : [namesIn(request.body)];
@@ -126,11 +227,11 @@ export function providerRoutes(deps: {
         .send({ status: true, message: translate(SUCCESS_MESSAGES.EVENTS_ACCEPTED, request.locale), data: { consignment: consignments[0] ?? null, consignments } });
     });
 
-    app.post<{ Params: { id: string } }>('/providers/:id/events', async (request, reply) => {
-      const providerId = Number(request.params.id);
-      const expected = Number.isSafeInteger(providerId) ? deps.pushTokens.get(providerId) : undefined;
+    app.post<{ Params: { id: string } }>('/providers/:id/events', { schema: pushEvents }, async (request, reply) => {
+      const providerId = providerIdOf(request.params.id);
+      const expected = providerId === undefined ? undefined : deps.pushTokens.get(providerId);
       const given = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-      if (!expected || !given || !timingSafeEqual(digest(expected), digest(given))) throw new DomainError('INVALID_CARRIER_TOKEN');
+      if (providerId === undefined || !expected || !given || !timingSafeEqual(digest(expected), digest(given))) throw new DomainError('INVALID_CARRIER_TOKEN');
       const push = parseOrRefuse(pushBody, request.body ?? {}, (path) => path.join('.') || 'events');
       const unknown: string[] = [];
       for (const e of push.events) {
@@ -155,6 +256,6 @@ export function providerRoutes(deps: {
 /** `GET /api/v1/providers`: what the caller can ship with (built-in carriers and its own carrier accounts). */
 export function providerListRoutes(deps: { providers: ProviderService }): FastifyPluginAsync {
   return async (app) => {
-    app.get('/providers', async (request) => ({ status: true, message: null, data: await deps.providers.list(request.caller.customerId) }));
+    app.get('/providers', { schema: listProviders }, async (request) => ({ status: true, message: null, data: await deps.providers.list(request.caller.customerId) }));
   };
 }

@@ -6,7 +6,8 @@ import { providerEventId, TRACKING_EVENTS } from '../../domain/tracking';
 import { parseOrRefuse } from '../../domain/validation';
 import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
 import type { ConsignmentService } from '../../services/consignments.service';
-import { parseId } from './params';
+import { idParam, parseId } from './params';
+import { envelope, operation, requestSchema } from '../openapi/operation';
 
 const eventBody = z.object({
   event: z.enum(TRACKING_EVENTS),
@@ -16,13 +17,26 @@ const eventBody = z.object({
   event_id: z.string().trim().min(1).max(100).optional(),
 });
 
+const emit = operation({
+  operationId: 'emitSandboxEvent',
+  summary: 'Make a sandbox carrier emit a tracking event',
+  description: 'For trying the lifecycle without a real carrier: the event reaches the consignment as a carrier event would (202; applied shortly). Only for consignments booked with a sandbox carrier (409 otherwise).',
+  tags: ['Sandbox'],
+  access: 'apiKey',
+  params: z.object({ id: idParam }),
+  body: requestSchema('SandboxEvent', eventBody),
+  bodyExample: { event: 'PICKED_UP', location: 'İstanbul Hub' },
+  answers: { 202: { description: 'Accepted.', schema: envelope('SandboxEventAnswer', z.object({ consignment: z.int(), event_id: z.string() })) } },
+  errors: [404, 409, 503],
+});
+
 /**
  * The sandbox events endpoint (docs/api.md): makes the consignment's sandbox carrier emit a tracking event, which reaches
  * the lifecycle workflow by the same path as a real carrier's (`ingestCarrierEvent`). 202: applied shortly.
  */
 export function sandboxRoutes(deps: { consignments: ConsignmentService; sandboxProviders: Set<number> }): FastifyPluginAsync {
   return async (app) => {
-    app.post<{ Params: { id: string } }>('/sandbox/consignments/:id/events', async (request, reply) => {
+    app.post<{ Params: { id: string } }>('/sandbox/consignments/:id/events', { schema: emit }, async (request, reply) => {
       const id = parseId(request.params.id, 'consignment_id');
       const event = parseOrRefuse(eventBody, request.body ?? {}, (path) => path.join('.') || 'event');
       const { consignment } = await deps.consignments.find({ id, customerId: request.caller.customerId });

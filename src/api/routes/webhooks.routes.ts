@@ -1,10 +1,86 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { DomainError } from '../../domain/errors';
-import { parseWebhookInput, type WebhookInput } from '../../domain/webhook';
+import { z } from 'zod';
+import { parseWebhookInput, webhookSchemas, type WebhookInput } from '../../domain/webhook';
 import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
 import { toDeliveryResponse, toWebhookDetail, toWebhookResponse } from '../mappers/webhook.mapper';
 import type { WebhookService } from '../../services/webhooks.service';
-import { pageResponse, parsePageRequest } from '../../domain/pagination';
+import { pageQuery, pageResponse, parsePageRequest } from '../../domain/pagination';
+import { CreatedWebhookAnswer, DeliveryAnswer, WebhookDetailAnswer } from '../mappers/webhook.mapper';
+import { envelope, operation, page, requestSchema, type Operation } from '../openapi/operation';
+import { textParam } from './params';
+
+const webhookId = z.object({ webhook_id: z.string().min(1).max(255).meta({ description: 'the `webhook_id` (`wh_…`)' }) });
+const DetailEnvelope = envelope('WebhookDetailAnswer', WebhookDetailAnswer);
+const CREATE_EXAMPLE = {
+  description: 'status changes',
+  endpoint: 'https://example.com/hooks/consignflow',
+  subscribedEvent: 'consignment.status.updated',
+  securityType: 'header',
+  dataType: 'JSON',
+  data: '',
+  securityData: [{ headerKey: 'X-Shop-Token', headerValue: 's3cret' }],
+  status: 1,
+};
+const base = { tags: ['Webhooks'], access: 'apiKey' } as const;
+
+const createWebhook = operation({
+  ...base,
+  operationId: 'createWebhook',
+  summary: 'Register a webhook',
+  description: 'Status changes of your consignments are POSTed to `endpoint`, signed (docs/webhooks.md). The answer carries the signing `secret`, shown only here.',
+  body: requestSchema('WebhookCreate', webhookSchemas.create),
+  bodyExample: CREATE_EXAMPLE,
+  answers: { 201: { description: 'The webhook and its secret.', schema: envelope('CreatedWebhookAnswer', CreatedWebhookAnswer) } },
+});
+const listWebhooks = operation({
+  ...base,
+  operationId: 'listWebhooks',
+  summary: 'Your webhooks',
+  query: pageQuery(),
+  answers: { 200: { description: 'A page of webhooks.', schema: envelope('WebhookListAnswer', page(WebhookDetailAnswer)) } },
+});
+const getWebhook = operation({ ...base, operationId: 'getWebhook', summary: 'A webhook', params: webhookId, answers: { 200: { description: 'The webhook.', schema: DetailEnvelope } }, errors: [404] });
+const WebhookReplace = requestSchema('WebhookReplace', webhookSchemas.replace);
+const WebhookPatch = requestSchema('WebhookPatch', webhookSchemas.patch);
+const changeWebhook = (method: 'PUT' | 'PATCH'): Operation => ({
+  ...base,
+  operationId: method === 'PUT' ? 'replaceWebhook' : 'updateWebhook',
+  summary: method === 'PUT' ? 'Replace a webhook' : 'Change some fields of a webhook',
+  description: method === 'PUT' ? 'Every field as on create.' : 'Only the fields sent change. Setting `status` to 1 re-enables a disabled webhook.',
+  params: webhookId,
+  body: method === 'PUT' ? WebhookReplace : WebhookPatch,
+  bodyOptional: method === 'PATCH',
+  answers: { 200: { description: 'The webhook.', schema: DetailEnvelope } },
+  errors: [404],
+});
+const deleteWebhook = operation({
+  ...base,
+  operationId: 'deleteWebhook',
+  summary: 'Delete a webhook',
+  params: webhookId,
+  answers: { 200: { description: 'Deleted.', schema: envelope('DeletedWebhookAnswer', z.object({ webhook_id: z.string() })) } },
+  errors: [404],
+});
+const listDeliveries = operation({
+  ...base,
+  operationId: 'listWebhookDeliveries',
+  summary: 'The delivery log of a webhook',
+  description: 'Every attempt, newest first; `event_id` narrows it to one event.',
+  params: webhookId,
+  query: pageQuery().extend({ event_id: z.string().max(255).optional().meta({ description: 'one event (its UUID)' }) }),
+  answers: { 200: { description: 'A page of attempts.', schema: envelope('WebhookDeliveryListAnswer', page(DeliveryAnswer)) } },
+  errors: [404],
+});
+const redeliver = operation({
+  ...base,
+  operationId: 'redeliverWebhookEvent',
+  summary: 'Deliver an event again',
+  description: 'Schedules one more delivery of an event the webhook subscribed to (202). An inactive webhook is 409.',
+  params: webhookId.extend({ event_id: textParam('the event id (a UUID)') }),
+  answers: { 202: { description: 'Scheduled.', schema: envelope('RedeliveryAnswer', z.object({ webhook_id: z.string(), event_id: z.string() })) } },
+  errors: [404, 409, 503],
+});
 
 type WebhookParams = { Params: { webhook_id: string } };
 
@@ -15,19 +91,19 @@ type WebhookParams = { Params: { webhook_id: string } };
  */
 export function webhookRoutes(deps: { webhooks: WebhookService }): FastifyPluginAsync {
   return async (app) => {
-    app.post('/webhooks', async (request, reply) => {
+    app.post('/webhooks', { schema: createWebhook }, async (request, reply) => {
       const input = parseWebhookInput(request.body, 'create') as WebhookInput;
       const { webhook, secret } = await deps.webhooks.create(request.caller, input);
       return reply.code(201).send({ status: true, message: translate(SUCCESS_MESSAGES.WEBHOOK_CREATED, request.locale), data: { ...toWebhookResponse(webhook), secret } });
     });
 
-    app.get('/webhooks', async (request) => {
+    app.get('/webhooks', { schema: listWebhooks }, async (request) => {
       const page = parsePageRequest(request.query);
       const { rows, total } = await deps.webhooks.list(request.caller, page);
       return { status: true, message: null, data: pageResponse(rows.map(toWebhookDetail), page, total) };
     });
 
-    app.get<WebhookParams>('/webhooks/:webhook_id', async (request) => {
+    app.get<WebhookParams>('/webhooks/:webhook_id', { schema: getWebhook }, async (request) => {
       const webhook = await deps.webhooks.get(request.caller, request.params.webhook_id);
       return { status: true, message: null, data: toWebhookDetail(webhook) };
     });
@@ -36,28 +112,29 @@ export function webhookRoutes(deps: { webhooks: WebhookService }): FastifyPlugin
       app.route<WebhookParams>({
         method,
         url: '/webhooks/:webhook_id',
+        schema: operation(changeWebhook(method)),
         handler: async (request) => {
           await deps.webhooks.get(request.caller, request.params.webhook_id);
-          const patch = parseWebhookInput(request.body ?? {}, method === 'PUT' ? 'replace' : 'patch');
+          const patch = parseWebhookInput(request.body === undefined ? {} : request.body, method === 'PUT' ? 'replace' : 'patch');
           const webhook = await deps.webhooks.update(request.caller, request.params.webhook_id, patch);
           return { status: true, message: translate(SUCCESS_MESSAGES.WEBHOOK_UPDATED, request.locale), data: toWebhookDetail(webhook) };
         },
       });
     }
 
-    app.delete<WebhookParams>('/webhooks/:webhook_id', async (request) => {
+    app.delete<WebhookParams>('/webhooks/:webhook_id', { schema: deleteWebhook }, async (request) => {
       await deps.webhooks.remove(request.caller, request.params.webhook_id);
       return { status: true, message: translate(SUCCESS_MESSAGES.WEBHOOK_DELETED, request.locale), data: { webhook_id: request.params.webhook_id } };
     });
 
-    app.get<WebhookParams & { Querystring: { event_id?: string } }>('/webhooks/:webhook_id/deliveries', async (request) => {
+    app.get<WebhookParams & { Querystring: { event_id?: string } }>('/webhooks/:webhook_id/deliveries', { schema: listDeliveries }, async (request) => {
       const page = parsePageRequest(request.query);
       const eventId = typeof request.query.event_id === 'string' && request.query.event_id.trim() ? request.query.event_id.trim().toLowerCase() : undefined;
       const { rows, total } = await deps.webhooks.deliveries(request.caller, request.params.webhook_id, { ...page, eventId });
       return { status: true, message: null, data: pageResponse(rows.map(toDeliveryResponse), page, total) };
     });
 
-    app.post<{ Params: { webhook_id: string; event_id: string } }>('/webhooks/:webhook_id/deliveries/:event_id/redeliver', async (request, reply) => {
+    app.post<{ Params: { webhook_id: string; event_id: string } }>('/webhooks/:webhook_id/deliveries/:event_id/redeliver', { schema: redeliver }, async (request, reply) => {
       const eventId = request.params.event_id.trim();
       if (!eventId) throw new DomainError('WEBHOOK_EVENT_NOT_FOUND');
       const data = await deps.webhooks.redeliver(request.caller, request.params.webhook_id, eventId);
