@@ -164,3 +164,41 @@ describe('requests Node’s HTTP parser refuses', () => {
     expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ status: false, errors: [{ message }] });
   });
 });
+
+/** Found by contract fuzzing (schemathesis, .ci/contract-fuzz): each was a 500 before. */
+describe('values outside what the database columns hold', () => {
+  it('a provider id beyond 32 bits: 400 naming it on carrier accounts, not found on the public routes', async () => {
+    for (const method of ['GET', 'PUT', 'DELETE'] as const) {
+      const res = await svc.request({ method, url: '/api/v1/carrier-accounts/1000000000000', apiKey: key, headers: { 'content-type': 'application/json' }, payload: method === 'PUT' ? '{}' : undefined });
+      expectRefusal(res, 400, 'provider_id');
+    }
+    expectRefusal(await svc.request({ method: 'GET', url: '/api/v1/providers/100000000000000/track/0' }), 404);
+    expectRefusal(await svc.request({ method: 'GET', url: '/api/v1/providers/100000000000000/logo.svg' }), 404);
+    expectRefusal(await svc.request({ method: 'POST', url: '/api/v1/carrier-accounts/100000000000000/status-updates', headers: { 'content-type': 'application/json' }, payload: '{}' }), 401);
+    expectRefusal(await svc.request({ method: 'POST', url: '/api/v1/providers/100000000000000/events', headers: { 'content-type': 'application/json', authorization: 'Bearer x' }, payload: '{}' }), 401);
+  });
+
+  it('a code beyond its smallint column (address_resolver_type, incoterms_type): 400 naming it, nothing written', async () => {
+    const before = await svc.db.query<{ n: number }>('SELECT count(*)::int AS n FROM consignments');
+    for (const field of ['address_resolver_type', 'incoterms_type']) {
+      const res = await svc.request({ method: 'POST', url: '/api/v1/consignments/draft', apiKey: key, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ [field]: 1458069003, consignor: {}, consignee: {} }) });
+      expectRefusal(res, 400, field);
+    }
+    const after = await svc.db.query<{ n: number }>('SELECT count(*)::int AS n FROM consignments');
+    expect(after.rows[0].n).toBe(before.rows[0].n);
+  });
+
+  it('a label hash of 32 characters that are not all ASCII: 403', async () => {
+    const res = await svc.request({ method: 'GET', url: `/api/v1/labels/595/CF00000000012.pdf?hash=${encodeURIComponent('ü'.repeat(16) + 'x'.repeat(16))}` });
+    expectRefusal(res, 403);
+  });
+
+  it('a JSON null body where an object is expected: 400, not an empty change', async () => {
+    const created = await svc.request({ method: 'POST', url: '/api/v1/consignments/draft', apiKey: key, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ consignor: {}, consignee: {} }) });
+    const { id } = (JSON.parse(created.body) as { data: { id: number } }).data;
+    for (const url of [`/api/v1/consignments/draft/${id}`, `/api/v1/consignments/draft/${id}/start-process`]) {
+      const res = await svc.request({ method: url.endsWith('process') ? 'POST' : 'PUT', url, apiKey: key, headers: { 'content-type': 'application/json' }, payload: 'null' });
+      expectRefusal(res, 400);
+    }
+  });
+});
