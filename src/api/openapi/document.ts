@@ -53,6 +53,12 @@ function finish(document: Record<string, unknown>): Record<string, unknown> {
         op.requestBody = op['x-request-body'];
         delete op['x-request-body'];
       }
+      const links = op['x-links'] as Record<string, Record<string, Record<string, string>>> | undefined;
+      for (const [status, targets] of Object.entries(links ?? {})) {
+        const response = (op.responses as Record<string, Record<string, unknown>>)[status];
+        response.links = Object.fromEntries(Object.entries(targets).map(([operationId, parameters]) => [operationId, { operationId, parameters }]));
+      }
+      delete op['x-links'];
       if (op['x-body-optional']) {
         (op.requestBody as { required?: boolean }).required = false;
         delete op['x-body-optional'];
@@ -106,7 +112,9 @@ export const openApiPlugin = fp(async function openApi(app: FastifyInstance): Pr
   });
   await app.register(swaggerUi, {
     routePrefix: REFERENCE_PAGE_PATH,
-    uiConfig: { url: OPENAPI_PATH, docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0 },
+    // BaseLayout: no top bar (its logo and URL box are Swagger UI's, not ours).
+    uiConfig: { url: OPENAPI_PATH, layout: 'BaseLayout', docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0 },
+    theme: { title: 'consignflow API reference' },
     staticCSP: true,
   });
   app.get(

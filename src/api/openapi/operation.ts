@@ -166,6 +166,11 @@ export interface Operation {
   answers: Record<number, Answer>;
   /** refusals this operation can answer besides the ones every operation of its kind can */
   errors?: readonly number[];
+  /**
+   * OpenAPI links from an answer to the operations its ids open (clients and contract fuzzers follow them):
+   * status → operationId → that operation's parameters as runtime expressions (`$response.body#/data/id`).
+   */
+  links?: Record<number, Record<string, Record<string, string>>>;
 }
 
 const ACCEPT_LANGUAGE = z
@@ -226,6 +231,7 @@ export function operation(op: Operation): FastifySchema & Record<string, unknown
     ...(body ? { body } : {}),
     ...(op.body && !(op.body instanceof z.ZodType) ? { 'x-request-body': op.body } : {}),
     ...(op.bodyOptional ? { 'x-body-optional': true } : {}),
+    ...(op.links ? { 'x-links': op.links } : {}),
     response,
   };
 }

@@ -20,6 +20,7 @@ const createAccount = operation({
     "Your own account with a carrier: a remote consignment service (`consignment_api`), DHL Express or Sendeo. Credentials are encrypted at rest and never shown again. The answer's `provider_id` is what drafts use.",
   body: requestSchema('CarrierAccountCreate', carrierAccountBodies.create),
   answers: { 201: { description: 'The account.', schema: AccountEnvelope } },
+  links: { 201: Object.fromEntries(['getCarrierAccount', 'replaceCarrierAccount', 'deleteCarrierAccount'].map((id) => [id, { provider_id: '$response.body#/data/provider_id' }])) },
   errors: [503],
 });
 const listAccounts = operation({

@@ -33,6 +33,7 @@ const createDraft = operation({
   bodyExample: CREATE_EXAMPLE,
   idempotent: true,
   answers: { 201: { description: 'The draft.', schema: DraftEnvelope } },
+  links: { 201: { updateDraft: { id: '$response.body#/data/id' }, processDraft: { id: '$response.body#/data/id' }, getConsignmentDetails: { id: '$response.body#/data/id' }, cancelConsignment: { value: '$response.body#/data/id' } } },
   errors: [409, 422, 503],
 });
 
@@ -82,6 +83,7 @@ const processDraft = operation({
     },
   },
   errors: [404, 409, 503],
+  links: { 200: { getConsignmentDetails: { id: '$response.body#/data/consignment' }, emitSandboxEvent: { id: '$response.body#/data/consignment' } } },
 });
 
 /** the API (docs/api.md): create (idempotent) and partially update draft consignments. */

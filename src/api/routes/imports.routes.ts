@@ -52,6 +52,7 @@ const startImport = operation({
   },
   idempotent: true,
   answers: { 202: { description: 'Accepted: the import, queued.', schema: ImportEnvelope } },
+  links: { 202: Object.fromEntries(['getImport', 'listImportErrors', 'cancelImport'].map((id) => [id, { id: '$response.body#/data/id' }])) },
   errors: [422, 503],
 });
 const listImports = operation({

@@ -32,6 +32,7 @@ const createWebhook = operation({
   body: requestSchema('WebhookCreate', webhookSchemas.create),
   bodyExample: CREATE_EXAMPLE,
   answers: { 201: { description: 'The webhook and its secret.', schema: envelope('CreatedWebhookAnswer', CreatedWebhookAnswer) } },
+  links: { 201: Object.fromEntries(['getWebhook', 'updateWebhook', 'replaceWebhook', 'deleteWebhook', 'listWebhookDeliveries'].map((id) => [id, { webhook_id: '$response.body#/data/webhook_id' }])) },
 });
 const listWebhooks = operation({
   ...base,
