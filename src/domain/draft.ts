@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { resolveCountry } from './countries';
-import { DomainError } from './errors';
+import { DomainError, type Issue } from './errors';
 import { isCleanText } from './text';
 import { EXPECTED_INTEGER, zodIssue } from './validation';
 
@@ -190,6 +190,14 @@ export const draftSchemas = {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
+ * `preference: 0` (a specific carrier) needs a `provider_id`. Judged on the body as sent, in both modes: a
+ * stored provider does not excuse `preference: 0` without one.
+ */
+export function preferenceIssues(body: Record<string, unknown>): Issue[] {
+  return body.preference === PREFERENCE.SPECIFIC && body.provider_id == null ? [{ code: 'PREFERENCE_RULE', field: 'provider_id' }] : [];
+}
+
+/**
  * Validates and normalises a create (4.2) or update (4.4) body. Update bodies are partial: absent keys stay
  * absent so that applyDraftPatch leaves those fields alone. Throws VALIDATION_FAILED with every issue found.
  */
@@ -198,10 +206,7 @@ export function parseDraftInput(body: unknown, mode: 'create' | 'update'): Draft
 
   const result = draftSchemas[mode].safeParse(body, { reportInput: true });
   const issues = result.success ? [] : result.error.issues.map((issue) => zodIssue(issue));
-  // Judged on the body as sent, in both modes: a stored provider does not excuse `preference: 0` without one.
-  if (body.preference === PREFERENCE.SPECIFIC && body.provider_id == null) {
-    issues.push({ code: 'PREFERENCE_RULE', field: 'provider_id' });
-  }
+  issues.push(...preferenceIssues(body));
   if (!result.success || issues.length > 0) throw new DomainError('VALIDATION_FAILED', issues);
 
   const draft: DraftInput = result.data;

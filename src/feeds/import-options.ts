@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { draftParts, draftSchemas, parseDraftInput, type PackageInput, type PartyInput } from '../domain/draft';
-import { DomainError, type Issue } from '../domain/errors';
+import { draftParts, draftSchemas, preferenceIssues, type PackageInput, type PartyInput } from '../domain/draft';
+import { DomainError, type ErrorCode, type Issue } from '../domain/errors';
+import { zodIssue } from '../domain/validation';
 import { COLUMN_KEYS, isColumnKey, isPresetName, PRESET_NAMES, type ColumnKey, type PresetName } from './presets';
 
 /** The options of one import (POST /api/v1/imports), validated and normalised; stored with the import. */
@@ -19,85 +20,80 @@ export interface ImportOptions {
   package: Omit<PackageInput, 'items'> | null;
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const refuse = (code: ErrorCode, textParams?: Issue['params']) => ({ params: { code, ...(textParams && { textParams }) } });
+
 /**
- * The options as the API documents them (the OpenAPI document). The draft fields are the draft API's own
- * schemas, which parseImportOptions applies; the preset, the mapping and `process` are checked below.
+ * The options of an import (POST /api/v1/imports), the one schema that validates them and that the API
+ * documents. The draft fields are the draft API's own schemas (preference, provider_id, the sender, the
+ * package defaults), so imports refuse exactly what drafts refuse.
  */
 export const importOptionsSchema = z.strictObject({
-  preset: z.enum(PRESET_NAMES).meta({ description: 'the layout of the export (any case)' }),
+  preset: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .superRefine((preset, ctx) => {
+      if (preset === '') ctx.addIssue({ code: 'custom', message: 'blank', ...refuse('NOT_BLANK') });
+      else if (!isPresetName(preset)) ctx.addIssue({ code: 'custom', message: 'preset', ...refuse('IMPORT_UNKNOWN_PRESET', { preset, presets: PRESET_NAMES.join(', ') }) });
+    })
+    .transform((preset) => preset as PresetName)
+    .meta({ enum: [...PRESET_NAMES], description: 'the layout of the export (any case)' }),
   mapping: z
-    .partialRecord(z.enum(COLUMN_KEYS), z.string().min(1).max(255))
+    .record(
+      z.string(),
+      z
+        .string()
+        .refine((column) => column.trim() !== '', refuse('NOT_BLANK'))
+        .max(255),
+    )
+    .superRefine((mapping, ctx) => {
+      for (const key of Object.keys(mapping)) if (!isColumnKey(key)) ctx.addIssue({ code: 'custom', message: 'column', path: [key], ...refuse('UNKNOWN_FIELD') });
+    })
+    .transform((mapping) => mapping as Partial<Record<ColumnKey, string>>)
     .nullish()
-    .meta({ description: "column names of your file for the preset's logical columns (docs/imports.md)" }),
+    .meta({ propertyNames: { enum: [...COLUMN_KEYS] }, description: "column names of your file for the preset's logical columns (docs/imports.md)" }),
   process: z.boolean().nullish().meta({ description: 'also process every created draft (label and carrier booking)' }),
   preference: draftSchemas.create.shape.preference,
   provider_id: draftSchemas.create.shape.provider_id,
   consignor: draftParts.party.nullish().meta({ description: 'the sender of every order, where the rows have none' }),
-  package: draftParts.package.omit({ items: true }).nullish().meta({ description: 'defaults of the one package each order becomes' }),
+  package: draftParts.package
+    .omit({ items: true })
+    // Items come from the rows; a package default with items is refused rather than ignored.
+    .extend({ items: z.undefined({ error: 'UNKNOWN_FIELD' }).optional() })
+    .nullish()
+    .meta({ description: 'defaults of the one package each order becomes (no items: they come from the rows)' }),
 });
 
-const KNOWN = Object.keys(importOptionsSchema.shape);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/**
- * Validates import options with the draft API's own rules for the parts that are draft fields (preference,
- * provider_id, consignor, package); every problem is reported with its field path.
- */
+/** Every problem with its field path; each unknown option is its own problem. */
 export function parseImportOptions(raw: unknown): ImportOptions {
   if (!isObject(raw)) throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_TYPE', field: 'options', params: { type: 'object' } }]);
-  const issues: Issue[] = [];
-  for (const key of Object.keys(raw)) if (!(KNOWN as readonly string[]).includes(key)) issues.push({ code: 'UNKNOWN_FIELD', field: key });
+  const result = importOptionsSchema.safeParse(raw, { reportInput: true });
+  const issues: Issue[] = result.success
+    ? []
+    : result.error.issues.flatMap((issue): Issue[] => {
+        const field = issue.path.map(String).join('.');
+        if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ code: 'UNKNOWN_FIELD', field: [field, key].filter(Boolean).join('.') }));
+        if (issue.message === 'UNKNOWN_FIELD') return [{ code: 'UNKNOWN_FIELD', field }];
+        return [zodIssue(issue)];
+      });
+  issues.push(...preferenceIssues(raw));
+  if (!result.success || issues.length > 0) throw new DomainError('VALIDATION_FAILED', issues);
 
-  const preset = typeof raw.preset === 'string' ? raw.preset.trim().toLowerCase() : raw.preset;
-  if (preset === undefined || preset === null || preset === '') issues.push({ code: 'NOT_BLANK', field: 'preset' });
-  else if (!isPresetName(preset)) issues.push({ code: 'IMPORT_UNKNOWN_PRESET', field: 'preset', params: { preset: String(preset), presets: PRESET_NAMES.join(', ') } });
-
-  const mapping: Partial<Record<ColumnKey, string>> = {};
-  if (raw.mapping !== undefined && raw.mapping !== null) {
-    if (!isObject(raw.mapping)) issues.push({ code: 'INVALID_TYPE', field: 'mapping', params: { type: 'object' } });
-    else {
-      for (const [key, column] of Object.entries(raw.mapping)) {
-        if (!isColumnKey(key)) issues.push({ code: 'UNKNOWN_FIELD', field: `mapping.${key}` });
-        else if (typeof column !== 'string') issues.push({ code: 'INVALID_TYPE', field: `mapping.${key}`, params: { type: 'string' } });
-        else if (!column.trim()) issues.push({ code: 'NOT_BLANK', field: `mapping.${key}` });
-        else if (column.length > 255) issues.push({ code: 'TOO_LONG', field: `mapping.${key}`, params: { max: 255 } });
-        else mapping[key] = column;
-      }
-    }
-  }
-
-  if (raw.process !== undefined && raw.process !== null && typeof raw.process !== 'boolean') issues.push({ code: 'INVALID_TYPE', field: 'process', params: { type: 'boolean' } });
-  if (raw.package !== undefined && raw.package !== null && !isObject(raw.package)) issues.push({ code: 'INVALID_TYPE', field: 'package', params: { type: 'object' } });
-  if (isObject(raw.package) && 'items' in raw.package) issues.push({ code: 'UNKNOWN_FIELD', field: 'package.items' });
-  if (raw.consignor !== undefined && raw.consignor !== null && !isObject(raw.consignor)) issues.push({ code: 'INVALID_TYPE', field: 'consignor', params: { type: 'object' } });
-
-  // The draft fields go through the draft API's validation, as one draft.
-  let parsed: ReturnType<typeof parseDraftInput> | undefined;
-  try {
-    parsed = parseDraftInput(
-      {
-        preference: raw.preference,
-        provider_id: raw.provider_id,
-        consignor: isObject(raw.consignor) ? raw.consignor : {},
-        consignee: {},
-        ...(isObject(raw.package) && { packages: [raw.package] }),
-      },
-      'create',
-    );
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    for (const issue of error.issues) issues.push({ ...issue, field: issue.field?.replace(/^packages\.0/, 'package') });
-  }
-  if (issues.length > 0 || !parsed) throw new DomainError('VALIDATION_FAILED', issues);
-
-  const { items: _items, ...pkg } = parsed.packages?.[0] ?? {};
+  const { preset, mapping, process, preference, provider_id, consignor, package: pkg } = result.data;
+  const { items: _items, ...packageDefaults } = pkg ?? {};
   return {
-    preset: preset as PresetName,
-    mapping,
-    process: raw.process === true,
-    preference: parsed.preference ?? null,
-    provider_id: parsed.provider_id ?? null,
-    consignor: isObject(raw.consignor) ? (parsed.consignor ?? null) : null,
-    package: isObject(raw.package) ? pkg : null,
+    preset,
+    mapping: mapping ?? {},
+    process: process === true,
+    preference: preference ?? null,
+    provider_id: provider_id ?? null,
+    consignor: consignor ? dropAbsent(consignor) : null,
+    package: pkg ? dropAbsent(packageDefaults) : null,
   };
+}
+
+/** The draft API's shape of "absent": no key rather than an undefined one. */
+function dropAbsent<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
