@@ -3,6 +3,7 @@ import type { CarrierRegistry } from '../src/carriers/registry';
 import { findCarrierLabel } from '../src/db/carrier-bookings.repository';
 import { describeChoice, type ProviderService } from '../src/services/providers.service';
 import {
+  deleteDraftRow,
   findConsignment,
   insertDraft,
   insertHistory,
@@ -14,7 +15,7 @@ import {
 } from '../src/db/consignments.repository';
 import type { Database, Queryable } from '../src/db/database';
 import { findLabelId, insertLabel, voidLabels } from '../src/db/labels.repository';
-import { appendStatusEvent } from '../src/db/status-events.repository';
+import { appendDeletedEvent, appendStatusEvent } from '../src/db/status-events.repository';
 import type { ConsignmentRecord } from '../src/domain/consignment';
 import { statusEventId } from '../src/domain/derived-uuid';
 import { applyDraftPatch, PREFERENCE, type DraftInput, type PartyInput } from '../src/domain/draft';
@@ -280,6 +281,21 @@ export function createConsignmentActivities({ db, carriers, providers }: Consign
             occurredAt,
           });
           return { record, eventId };
+        }),
+      );
+    },
+
+    deleteDraft({ uuid }) {
+      return asActivity(() =>
+        db.transaction(async (tx) => {
+          const { deleted, status } = await deleteDraftRow(tx, uuid);
+          if (deleted) {
+            const eventId = await appendDeletedEvent(tx, { consignmentId: deleted.id, consignmentUuid: uuid, customerId: deleted.customerId, referenceNo: deleted.referenceNo, status: deleted.status });
+            return { eventId };
+          }
+          if (status !== undefined) requireDraft(status);
+          // Gone: deleted by an earlier attempt of this activity, whose event is in the outbox.
+          return { eventId: statusEventId(uuid, 'deleted') };
         }),
       );
     },

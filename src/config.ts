@@ -38,6 +38,7 @@ const schema = z.object({
   IMPORT_CARRIER_WAIT_MS: z.coerce.number().int().min(1_000).max(7 * 86_400_000).default(6 * 3_600_000),
   // Lookups of this service's own API per API key and minute, and lookups we make of a remote per account.
   LOOKUP_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(300),
+  LIST_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(120),
   CARRIER_LOOKUPS_PER_MIN: z.coerce.number().int().min(6).max(1_000_000).default(240),
   CARRIER_PUSH_TOKENS: z
     .string()
@@ -83,6 +84,8 @@ export interface Config {
   importCarrierWaitMs: number;
   /** lookups (by reference and by id) per API key and minute */
   lookupRateLimitPerMin: number;
+  /** LIST_RATE_LIMIT_PER_MIN: consignment list requests per API key and minute */
+  listRateLimitPerMin: number;
   /** lookups of a remote carrier account per minute, all workers together */
   carrierLookupsPerMin: number;
   /** bearer token per provider id for `POST /api/v1/providers/{id}/events` */
@@ -137,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     carrierWaitMs: e.CARRIER_WAIT_MS,
     importCarrierWaitMs: e.IMPORT_CARRIER_WAIT_MS,
     lookupRateLimitPerMin: e.LOOKUP_RATE_LIMIT_PER_MIN,
+    listRateLimitPerMin: e.LIST_RATE_LIMIT_PER_MIN,
     carrierLookupsPerMin: e.CARRIER_LOOKUPS_PER_MIN,
     carrierPushTokens: new Map(
       (e.CARRIER_PUSH_TOKENS ?? '')

@@ -170,6 +170,10 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       const lookupPolicy = { limit: config.lookupRateLimitPerMin, windowMs: 60_000 };
       const lookupLimiter = createRateLimiter({ redisUrl: config.redisUrl, ...lookupPolicy, onRedisError: (err) => logger.debug({ err }, 'rate-limit redis connection error') });
       stops.push(() => lookupLimiter.close());
+      // The list on its own budget (LIST_RATE_LIMIT_PER_MIN, 120 a minute per API key): a page is up to a hundred details.
+      const listPolicy = { limit: config.listRateLimitPerMin, windowMs: 60_000 };
+      const listLimiter = createRateLimiter({ redisUrl: config.redisUrl, prefix: 'consignflow:ratelimit:list:', ...listPolicy, onRedisError: (err) => logger.debug({ err }, 'rate-limit redis connection error') });
+      stops.push(() => listLimiter.close());
       app = buildApp({
         db,
         consignments,
@@ -194,6 +198,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
           imports: createImportStarter({ client, taskQueue, tuning: options.importTuning }),
         }),
         lookupLimit: rateLimitHook(lookupLimiter, lookupPolicy),
+        listLimit: rateLimitHook(listLimiter, listPolicy),
         health,
         logger,
         bodyLimitBytes: config.bodyLimitBytes,

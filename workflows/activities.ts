@@ -30,6 +30,8 @@ export interface ConsignmentActivities {
   planProcessing(request: { uuid: string; patch: DraftInput | null }): Promise<ProcessingPlan>;
   completeProcessing(request: { uuid: string; plan: ProcessingPlan; booking: BookedShipment }): Promise<{ record: ConsignmentRecord; labelId: number; eventId: string }>;
   recordStatus(change: StatusChange): Promise<{ record: ConsignmentRecord; eventId: string }>;
+  /** Deletes the draft with its deletion event (NOT_DRAFT when it is not a draft); a retry after it went finds the event. */
+  deleteDraft(request: { uuid: string }): Promise<{ eventId: string }>;
 }
 
 /** What booking needs: the plan's carrier, shipment and draft (never credentials: the activity loads them by provider id). */

@@ -38,6 +38,8 @@ export interface ConsignmentState {
   unpublished?: string[];
   /** carrier events received but not applied yet (carried over by continue-as-new) */
   pendingEvents?: CarrierEvent[];
+  /** the draft was deleted: its row is gone, the workflow ends once its events are out */
+  deleted?: boolean;
   /** the refusal a duplicate creation request gets again */
   refusal?: { message: string; type: string; details: unknown[] };
 }
@@ -80,6 +82,8 @@ export interface ProcessResult {
 
 /** Processes a draft: validate, choose and book a carrier, create the label. */
 export const processDraftUpdate = defineUpdate<ProcessResult, [ProcessRequest]>('processDraft');
+/** Deletes a draft in status 24: its row goes (its reference is free again) and the workflow ends. */
+export const deleteDraftUpdate = defineUpdate<{ consignmentId: number }, []>('deleteDraft');
 /** Cancels the consignment (cancelRule); the carrier decides once the shipment is in transit. */
 export const cancelUpdate = defineUpdate<{ consignmentId: number; status: number }, []>('cancel');
 /** A tracking event from the consignment's carrier (push endpoint, sandbox endpoint or polling). */

@@ -16,6 +16,7 @@ import { TRACKING_EVENT_STATUS } from '../src/domain/tracking';
 import type { LifecycleActivities } from './activities';
 import {
   cancelUpdate,
+  deleteDraftUpdate,
   carrierChangedSignal,
   carrierEventSignal,
   consignmentStateQuery,
@@ -158,11 +159,14 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
     state.seenEvents = [...(state.seenEvents ?? []), eventId].slice(-SEEN_EVENTS_KEPT);
   };
   const requireDraft = () => {
+    if (state.deleted) refuse('CONSIGNMENT_NOT_FOUND');
     if (state.creation !== 'created' || state.status !== STATUS.NEW_DRAFT) refuse('NOT_DRAFT');
   };
+  /** A final status, or the draft deleted: nothing more will happen to it. */
+  const ended = () => isFinal(state.status) || state.deleted === true;
   /** The cancel rule of the status table (cancelRule), for this consignment's status now. */
   const requireCancellable = () => {
-    if (state.creation !== 'created' || state.status === null) refuse('CONSIGNMENT_NOT_FOUND');
+    if (state.creation !== 'created' || state.status === null || state.deleted) refuse('CONSIGNMENT_NOT_FOUND');
     const rule = cancelRule(state.status);
     if (rule.refusal) refuse(rule.refusal.code, rule.refusal.params);
     return rule;
@@ -286,6 +290,24 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
     { validator: () => void requireCancellable() },
   );
 
+  setHandler(
+    deleteDraftUpdate,
+    () =>
+      lock.run(async () => {
+        requireDraft();
+        try {
+          const { eventId } = await db.deleteDraft({ uuid: state.uuid });
+          state.deleted = true;
+          upsertSearchAttributes([{ key: SA.ConsignmentStatus, value: 'DELETED' }]);
+          publish(eventId);
+          return { consignmentId: state.consignmentId! };
+        } catch (error) {
+          throw unwrap(error);
+        }
+      }),
+    { validator: () => requireDraft() },
+  );
+
   // Signals only queue: the main loop applies them one by one, so a burst of carrier events costs one
   // history event each until applied, and what is not applied yet carries over a continue-as-new.
   setHandler(carrierEventSignal, (event) => {
@@ -331,16 +353,16 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
   const historyLimit = input.historyLimit ?? DEFAULT_HISTORY_LIMIT;
   const historyFull = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength >= historyLimit;
   const pending = () => state.pendingEvents ?? [];
-  const polling = () => state.pollCarrier === true && !isFinal(state.status);
+  const polling = () => state.pollCarrier === true && !ended();
   const askCarrier = () => polling() && state.carrierChanged === true;
-  const wake = () => isFinal(state.status) || historyFull() || pending().length > 0 || askCarrier();
+  const wake = () => ended() || historyFull() || pending().length > 0 || askCarrier();
   const pollInterval = input.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   for (;;) {
     // A carrier without push is asked on a durable timer: weeks of waiting cost one timer per interval,
     // and at once when it says something changed (a remote's status webhook).
     // Without polling the wait also ends when processing switches polling on.
     const woken = polling() ? await condition(wake, pollInterval) : (await condition(() => wake() || polling()), true);
-    if (isFinal(state.status) || historyFull()) break;
+    if (ended() || historyFull()) break;
     if (!woken || askCarrier()) {
       state.carrierChanged = false;
       const polled = await tracking.trackShipment.executeWithOptions(
@@ -360,13 +382,13 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
   // before continue-as-new the rest of the queue carries over.
   for (;;) {
     await condition(allHandlersFinished);
-    const final = isFinal(state.status);
+    const final = ended();
     stopPublishing = !final;
     if (final) publish();
     while (publishing) await publishing;
-    if (allHandlersFinished() && isFinal(state.status) === final) break;
+    if (allHandlersFinished() && ended() === final) break;
   }
-  if (!isFinal(state.status)) {
+  if (!ended()) {
     return continueAsNew<typeof consignmentWorkflow>({ ...input, state });
   }
   return state;

@@ -45,6 +45,8 @@ export interface AppDeps {
   imports?: ImportService;
   /** rate limit of the lookups (docs/api.md) */
   lookupLimit?: preHandlerAsyncHookHandler;
+  /** rate limit of the consignment list */
+  listLimit?: preHandlerAsyncHookHandler;
   logger: Logger;
   bodyLimitBytes: number;
 }
@@ -117,7 +119,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       installAuth(v1, deps.db);
       v1.register(addressRoutes({ db: deps.db }));
       v1.register(draftRoutes({ db: deps.db, consignments: deps.consignments }));
-      v1.register(consignmentRoutes({ consignments: deps.consignments, providers: deps.providers, labelLinks: deps.labelLinks, lookupLimit: deps.lookupLimit }));
+      v1.register(consignmentRoutes({ consignments: deps.consignments, providers: deps.providers, labelLinks: deps.labelLinks, lookupLimit: deps.lookupLimit, listLimit: deps.listLimit }));
       if (deps.webhooks) v1.register(webhookRoutes({ webhooks: deps.webhooks }));
       if (deps.carrierAccounts) v1.register(carrierAccountRoutes({ carrierAccounts: deps.carrierAccounts }));
       if (deps.providerService) v1.register(providerListRoutes({ providers: deps.providerService }));

@@ -1,7 +1,10 @@
 import type { ConsignmentRecord, HistoryEntry } from '../domain/consignment';
+import type { ConsignmentFilter } from '../domain/consignment-filter';
+import { pageOffset, type PageRequest } from '../domain/pagination';
 import type { DraftInput, PackageInput } from '../domain/draft';
 import { DomainError } from '../domain/errors';
 import type { Costs } from '../domain/fees';
+import { STATUS } from '../domain/statuses';
 import { consignmentType, packageDesi, totals } from '../domain/weights';
 import { isUniqueViolation, type Queryable } from './database';
 import type { LabelSummary } from './labels.repository';
@@ -70,21 +73,56 @@ const HISTORY_AND_LABELS_JSON = `
       'label_type', l.label_type, 'tracking_type', l.tracking_type, 'voided', l.voided_at IS NOT NULL) ORDER BY l.id)
     FROM labels l WHERE l.consignment_id = c.id), '[]'::json) AS labels`;
 
-/** A consignment with its history (in the order the status changes were applied; `occurred_at` is the carrier's own time) and its labels, in one statement. */
-export async function findConsignmentDetails(q: Queryable, key: ConsignmentKey): Promise<{ consignment: ConsignmentRecord; history: HistoryEntry[]; labels: LabelSummary[] } | undefined> {
-  const [where, params] = keyCondition(key);
-  const { rows } = await q.query<ConsignmentRow & { history: (Omit<HistoryEntry, 'occurred_at'> & { occurred_at: string })[]; labels: LabelSummary[] }>(
-    `SELECT ${CONSIGNMENT_COLUMNS}, ${HISTORY_AND_LABELS_JSON} FROM consignments c WHERE ${where}`,
-    params,
-  );
-  const row = rows[0];
-  if (!row) return undefined;
+type DetailRow = ConsignmentRow & { history: (Omit<HistoryEntry, 'occurred_at'> & { occurred_at: string })[]; labels: LabelSummary[] };
+export type ConsignmentDetails = { consignment: ConsignmentRecord; history: HistoryEntry[]; labels: LabelSummary[] };
+
+function toDetails(row: DetailRow): ConsignmentDetails {
   const { history, labels, ...consignment } = row;
   return {
     consignment: toRecord(consignment as ConsignmentRow),
     history: history.map((h) => ({ ...h, occurred_at: new Date(h.occurred_at).toISOString() })),
     labels: labels.map((l) => ({ ...l, id: Number(l.id), provider_id: Number(l.provider_id) })),
   };
+}
+
+/** A consignment with its history (in the order the status changes were applied; `occurred_at` is the carrier's own time) and its labels, in one statement. */
+export async function findConsignmentDetails(q: Queryable, key: ConsignmentKey): Promise<ConsignmentDetails | undefined> {
+  const [where, params] = keyCondition(key);
+  const { rows } = await q.query<DetailRow>(`SELECT ${CONSIGNMENT_COLUMNS}, ${HISTORY_AND_LABELS_JSON} FROM consignments c WHERE ${where}`, params);
+  return rows[0] ? toDetails(rows[0]) : undefined;
+}
+
+/** `%`, `_` and `\` taken literally in a LIKE pattern. */
+const likePrefix = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * A page of a customer's consignments matching `filter`, newest first, in detail form (history and labels
+ * beside each), and how many match in all. Two statements: the page, and the count.
+ */
+export async function listConsignments(q: Queryable, customerId: number, filter: ConsignmentFilter, page: PageRequest): Promise<{ rows: ConsignmentDetails[]; total: number }> {
+  const params: unknown[] = [customerId];
+  const where = ['c.customer_id = $1'];
+  const add = (condition: (n: string) => string, value: unknown) => {
+    params.push(value);
+    where.push(condition(`$${params.length}`));
+  };
+  if (filter.statuses) add((n) => `c.status = ANY(${n}::smallint[])`, filter.statuses);
+  if (filter.providerId !== undefined) add((n) => `c.provider_id = ${n}`, filter.providerId);
+  if (filter.referencePrefix !== undefined) add((n) => `c.reference_no LIKE ${n}`, likePrefix(filter.referencePrefix));
+  if (filter.barcode !== undefined) add((n) => `c.barcode = ${n}`, filter.barcode);
+  if (filter.importId !== undefined) add((n) => `c.import_id = ${n}`, filter.importId);
+  if (filter.createdFrom !== undefined) add((n) => `c.created_at >= ${n}`, filter.createdFrom);
+  if (filter.createdBefore !== undefined) add((n) => `c.created_at < ${n}`, filter.createdBefore);
+  const condition = where.join(' AND ');
+  const [{ rows }, count] = await Promise.all([
+    q.query<DetailRow>(
+      `SELECT ${CONSIGNMENT_COLUMNS}, ${HISTORY_AND_LABELS_JSON} FROM consignments c WHERE ${condition}
+       ORDER BY c.created_at DESC, c.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, page.limit, pageOffset(page)],
+    ),
+    q.query<{ n: number }>(`SELECT count(*)::int AS n FROM consignments c WHERE ${condition}`, params),
+  ]);
+  return { rows: rows.map(toDetails), total: count.rows[0].n };
 }
 
 /** What addressing a consignment's workflow needs of it, and its status (not its parties and packages). */
@@ -95,6 +133,20 @@ export async function findConsignmentRef(q: Queryable, customerId: number, id: n
   const { rows } = await q.query<ConsignmentRef>('SELECT id, uuid, reference_no, provider_id, import_id, status FROM consignments WHERE id = $1 AND customer_id = $2', [id, customerId]);
   const row = rows[0];
   return row && { ...row, id: Number(row.id), provider_id: row.provider_id === null ? null : Number(row.provider_id) };
+}
+
+/**
+ * Deletes a draft (status 24) and what cascades from it (packages, history, outbox entry): the row as it was,
+ * or undefined when there is no such draft (gone already, or no longer a draft: `status` says which).
+ */
+export async function deleteDraftRow(tx: Queryable, uuid: string): Promise<{ deleted?: { id: number; customerId: number; referenceNo: string | null; status: number }; status?: number }> {
+  const { rows } = await tx.query<{ id: number; customer_id: number; reference_no: string | null; status: number }>(
+    `DELETE FROM consignments WHERE uuid = $1 AND status = $2 RETURNING id, customer_id, reference_no, status`,
+    [uuid, STATUS.NEW_DRAFT],
+  );
+  if (rows[0]) return { deleted: { id: Number(rows[0].id), customerId: Number(rows[0].customer_id), referenceNo: rows[0].reference_no, status: rows[0].status } };
+  const left = await tx.query<{ status: number }>('SELECT status FROM consignments WHERE uuid = $1', [uuid]);
+  return { status: left.rows[0]?.status };
 }
 
 export async function isReferenceTaken(q: Queryable, customerId: number, referenceNo: string, exceptUuid?: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { statusEventId } from '../domain/derived-uuid';
 import { statusMessage, statusName } from '../domain/statuses';
-import { STATUS_UPDATED_EVENT, type WebhookEventPayload } from '../domain/webhook';
+import { DELETED_EVENT, STATUS_UPDATED_EVENT, type DeletedEventPayload, type StatusEventPayload } from '../domain/webhook';
 import type { Queryable } from './database';
 
 /**
@@ -30,7 +30,7 @@ export interface StatusChange {
  */
 export async function appendStatusEvent(tx: Queryable, change: StatusChange): Promise<string> {
   const id = statusEventId(change.consignmentUuid, change.eventKey);
-  const payload: WebhookEventPayload = {
+  const payload: StatusEventPayload = {
     id,
     event: STATUS_UPDATED_EVENT,
     created_at: new Date().toISOString(),
@@ -50,6 +50,22 @@ export async function appendStatusEvent(tx: Queryable, change: StatusChange): Pr
   await tx.query(
     `INSERT INTO consignment_events (id, consignment_id, customer_id, event, payload) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`,
     [id, change.consignmentId, change.customerId, STATUS_UPDATED_EVENT, JSON.stringify(payload)],
+  );
+  return id;
+}
+
+/** Appends a draft's deletion to the outbox, in the transaction that deletes it (events outlive their consignment). */
+export async function appendDeletedEvent(tx: Queryable, draft: { consignmentId: number; consignmentUuid: string; customerId: number; referenceNo: string | null; status: number }): Promise<string> {
+  const id = statusEventId(draft.consignmentUuid, 'deleted');
+  const payload: DeletedEventPayload = {
+    id,
+    event: DELETED_EVENT,
+    created_at: new Date().toISOString(),
+    data: { consignment: draft.consignmentId, uuid: draft.consignmentUuid, reference_no: draft.referenceNo, status: draft.status, deleted_at: new Date().toISOString() },
+  };
+  await tx.query(
+    `INSERT INTO consignment_events (id, consignment_id, customer_id, event, payload) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`,
+    [id, draft.consignmentId, draft.customerId, DELETED_EVENT, JSON.stringify(payload)],
   );
   return id;
 }

@@ -36,6 +36,7 @@ export const ERROR_CODES = [
   'NOT_ASCENDING',
   'UNKNOWN_FIELD',
   'INVALID_TEXT',
+  'DATE_RANGE_EMPTY',
   'INVALID_ID',
   // consignments
   'CONSIGNMENT_NOT_FOUND',

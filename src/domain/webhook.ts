@@ -5,8 +5,11 @@ import { EXPECTED_INTEGER, parseOrRefuse } from './validation';
 /** The status change event (docs/api.md): one per change of a consignment's status, cancellation included. */
 export const STATUS_UPDATED_EVENT = 'consignment.status.updated';
 
+/** A draft was deleted (DELETE /consignments/draft/{id}): its last event. */
+export const DELETED_EVENT = 'consignment.deleted';
+
 /** Every event a webhook can subscribe to (the API (docs/api.md) leaves the list to us). */
-export const WEBHOOK_EVENTS = [STATUS_UPDATED_EVENT] as const;
+export const WEBHOOK_EVENTS = [STATUS_UPDATED_EVENT, DELETED_EVENT] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** `header`: each securityData entry is sent as a request header (docs/api.md). The only type so far. */
@@ -182,11 +185,15 @@ export function parseWebhookInput(body: unknown, mode: Mode): Partial<WebhookInp
   return Object.fromEntries(Object.entries(parsed).filter(([, v]) => v !== undefined)) as Partial<WebhookInput>;
 }
 
-/** The body of every webhook delivery (docs/webhooks.md); the outbox stores it as built here. */
-export const webhookEventSchema = z.object({
+const eventEnvelope = {
   id: z.uuid().meta({ description: 'the event id, stable across retries and redeliveries (also the `webhook-id` header)' }),
-  event: z.literal(STATUS_UPDATED_EVENT),
   created_at: z.iso.datetime().meta({ description: 'when the change was stored (ISO 8601, UTC)' }),
+};
+
+/** The body of a status change delivery (docs/webhooks.md); the outbox stores it as built here. */
+export const statusEventSchema = z.object({
+  ...eventEnvelope,
+  event: z.literal(STATUS_UPDATED_EVENT),
   data: z.object({
     consignment: z.int().meta({ description: 'the consignment id' }),
     uuid: z.uuid(),
@@ -200,4 +207,18 @@ export const webhookEventSchema = z.object({
     occurred_at: z.iso.datetime().meta({ description: "when it happened (a carrier's event time)" }),
   }),
 });
-export type WebhookEventPayload = z.output<typeof webhookEventSchema>;
+export type StatusEventPayload = z.output<typeof statusEventSchema>;
+
+/** The body of a deletion delivery: the draft as it was, by its ids. */
+export const deletedEventSchema = z.object({
+  ...eventEnvelope,
+  event: z.literal(DELETED_EVENT),
+  data: z.object({
+    consignment: z.int().meta({ description: 'the id the draft had' }),
+    uuid: z.uuid(),
+    reference_no: z.string().nullable().meta({ description: 'free to use again' }),
+    status: z.int().meta({ description: 'its status when deleted (24)' }),
+    deleted_at: z.iso.datetime(),
+  }),
+});
+export type DeletedEventPayload = z.output<typeof deletedEventSchema>;

@@ -12,6 +12,7 @@ interface Text {
 export const SUCCESS_MESSAGES = {
   DRAFT_CREATED: { en: 'Draft consignment created successfully.', tr: 'Taslak gönderi başarıyla oluşturuldu.' },
   DRAFT_UPDATED: { en: 'Draft consignment updated successfully.', tr: 'Taslak gönderi başarıyla güncellendi.' },
+  DRAFT_DELETED: { en: 'Draft consignment deleted.', tr: 'Taslak gönderi silindi.' },
   DRAFT_PROCESSED: {
     en: 'Draft consignment processed: the label was created and the consignment sent to the carrier.',
     tr: 'Taslak gönderi işlendi: etiket oluşturuldu ve gönderi kargo firmasına iletildi.',
@@ -78,6 +79,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, Text> = {
   NOT_ASCENDING: { en: 'These values should be in ascending order.', tr: 'Bu değerler artan sırada olmalıdır.' },
   UNKNOWN_FIELD: { en: 'This field was not expected.', tr: 'Bu alan beklenmiyordu.' },
   INVALID_TEXT: { en: 'This value contains a NUL character or invalid UTF-8.', tr: 'Bu değer NUL karakteri ya da geçersiz UTF-8 içeriyor.' },
+  DATE_RANGE_EMPTY: { en: 'This date must be after the start of the range.', tr: 'Bu tarih aralığın başlangıcından sonra olmalıdır.' },
   INVALID_ID: { en: 'This value should be a positive integer id.', tr: 'Bu değer pozitif bir tam sayı kimlik olmalıdır.' },
   CONSIGNMENT_NOT_FOUND: { en: 'Consignment not found.', tr: 'Gönderi bulunamadı.' },
   NOT_DRAFT: { en: 'Consignment not found or not in draft status.', tr: 'Gönderi bulunamadı veya taslak durumunda değil.' },

@@ -1,12 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { isServiceBarcode } from '../carriers/barcode';
-import { findByTrackingCode, findConsignment, findConsignmentDetails, findConsignmentRef, insertDraft, referenceGuard, refuseTakenReference, type ConsignmentKey } from '../db/consignments.repository';
+import {
+  findByTrackingCode,
+  findConsignment,
+  findConsignmentDetails,
+  findConsignmentRef,
+  insertDraft,
+  listConsignments,
+  referenceGuard,
+  refuseTakenReference,
+  type ConsignmentDetails,
+  type ConsignmentKey,
+} from '../db/consignments.repository';
 import { enqueueDraftStarts } from '../db/outbox.repository';
 import type { Caller } from '../db/customers.repository';
 import type { Database } from '../db/database';
 import { findLabelFile, type LabelSummary } from '../db/labels.repository';
 import type { ConsignmentRecord, HistoryEntry } from '../domain/consignment';
+import type { ConsignmentFilter } from '../domain/consignment-filter';
 import type { DraftInput } from '../domain/draft';
+import type { PageRequest } from '../domain/pagination';
 import { DomainError } from '../domain/errors';
 import { cancelRule, requireDraft, STATUS, statusMessage } from '../domain/statuses';
 import { isCarrierReported, type CarrierEvent } from '../domain/tracking';
@@ -86,11 +99,28 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
       return deps.lifecycles.update(draftStartOf(current, caller.customerCode), patch);
     },
 
+    /**
+     * Deletes a draft (status 24; otherwise NOT_DRAFT): through its workflow, which removes the row (its
+     * reference is free again), reports `consignment.deleted` to webhooks and ends.
+     */
+    async deleteDraft(caller: Caller, id: number): Promise<{ consignment: number }> {
+      const current = await findConsignmentRef(deps.db, caller.customerId, id);
+      if (!current) throw new DomainError('CONSIGNMENT_NOT_FOUND');
+      requireDraft(current.status);
+      const result = await deps.lifecycles.deleteDraft(draftStartOf(current, caller.customerCode));
+      return { consignment: result.consignmentId };
+    },
+
     /** A customer's consignment with its history and labels, or CONSIGNMENT_NOT_FOUND (also for another customer's). */
     async find(key: Exclude<ConsignmentKey, { uuid: string }>): Promise<{ consignment: ConsignmentRecord; history: HistoryEntry[]; labels: LabelSummary[] }> {
       const found = await findConsignmentDetails(deps.db, key);
       if (!found) throw new DomainError('CONSIGNMENT_NOT_FOUND');
       return found;
+    },
+
+    /** A page of the caller's consignments matching `filter`, newest first, in detail form, and the total. */
+    async list(caller: Caller, filter: ConsignmentFilter, page: PageRequest): Promise<{ rows: ConsignmentDetails[]; total: number }> {
+      return listConsignments(deps.db, caller.customerId, filter, page);
     },
 
     /** Applies the optional patch and processes the draft in one update, all or nothing. */

@@ -5,6 +5,7 @@ import type { consignmentWorkflow } from '../../workflows/consignment.workflow';
 import {
   cancelUpdate,
   carrierChangedSignal,
+  deleteDraftUpdate,
   carrierEventSignal,
   processDraftUpdate,
   updateDraftUpdate,
@@ -128,6 +129,8 @@ export function createConsignmentStarter(deps: ConsignmentStarterDeps) {
     process: (draft: DraftStart, request: ProcessRequest): Promise<ProcessResult> => updateWithStart(processDraftUpdate, draft, [request], 'NOT_DRAFT'),
 
     cancel: (draft: DraftStart): Promise<{ consignmentId: number; status: number }> => updateWithStart(cancelUpdate, draft, []),
+
+    deleteDraft: (draft: DraftStart): Promise<{ consignmentId: number }> => updateWithStart(deleteDraftUpdate, draft, []),
 
     /**
      * Hands a carrier's tracking event to the workflow (a Signal: at least once, deduplicated there by event

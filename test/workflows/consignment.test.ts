@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { STATUS } from '../../src/domain/statuses';
-import { cancelUpdate, carrierEventSignal, createDraftUpdate, processDraftUpdate, updateDraftUpdate, type CarrierEvent } from '../../workflows/consignment.messages';
+import { cancelUpdate, carrierEventSignal, createDraftUpdate, deleteDraftUpdate, processDraftUpdate, updateDraftUpdate, type CarrierEvent } from '../../workflows/consignment.messages';
 import {
   carrierEvent,
   createConsignment,
@@ -171,6 +171,41 @@ describe('consignment workflow: process and cancel', () => {
       },
       { onStop: () => writing.open() },
     );
+  });
+
+  it('deletes a draft: the deletion event is published, later changes find nothing, and the workflow completes', async () => {
+    const deleting = new Gate();
+    const { records, names, fakes } = lifecycleFakes({ publishStatusEvent: () => deleting.wait() });
+    await withWorker(
+      ctx,
+      fakes,
+      async (taskQueue) => {
+        const { handle, record, uuid } = await createConsignment(ctx, taskQueue);
+        expect(await handle.executeUpdate(deleteDraftUpdate, { args: [] })).toEqual({ consignmentId: record.id });
+        expect(records.has(uuid)).toBe(false);
+        // While its last event is still being published, the workflow runs, and refuses changes.
+        expect(await updateFailure(handle.executeUpdate(updateDraftUpdate, { args: [{ reference_no: 'REF-2' }] }))).toMatchObject({ type: 'CONSIGNMENT_NOT_FOUND' });
+        expect(await updateFailure(handle.executeUpdate(deleteDraftUpdate, { args: [] }))).toMatchObject({ type: 'CONSIGNMENT_NOT_FOUND' });
+        expect(await updateFailure(handle.executeUpdate(cancelUpdate, { args: [] }))).toMatchObject({ type: 'CONSIGNMENT_NOT_FOUND' });
+        deleting.open();
+        expect(await handle.result()).toMatchObject({ deleted: true, status: STATUS.NEW_DRAFT });
+        expect(names().filter((n) => n !== 'publishStatusEvent')).toEqual(['insertDraft', 'deleteDraft']);
+        expect(names()).toContain('publishStatusEvent');
+      },
+      { onStop: () => deleting.open() },
+    );
+  });
+
+  it('refuses to delete a processed consignment (NOT_DRAFT), writing nothing', async () => {
+    const { records, names, fakes, allPublished } = lifecycleFakes();
+    await withWorker(ctx, fakes, async (taskQueue) => {
+      const { handle, uuid } = await createProcessedConsignment(ctx, taskQueue);
+      const before = withoutPublishing(names());
+      expect(await updateFailure(handle.executeUpdate(deleteDraftUpdate, { args: [] }))).toMatchObject({ type: 'NOT_DRAFT' });
+      expect(withoutPublishing(names())).toEqual(before);
+      expect(records.get(uuid)).toMatchObject({ status: STATUS.LABEL_CREATED });
+      await terminateWhenPublished(handle, allPublished);
+    });
   });
 
   it('refuses draft changes and a second processing once processed (NOT_DRAFT), writing nothing', async () => {

@@ -342,6 +342,13 @@ export function lifecycleFakes(hooks: LifecycleHooks = {}) {
       statusKeys.set(key, eventId);
       return { record: snapshot(record), eventId };
     },
+    async deleteDraft({ uuid }) {
+      log('deleteDraft', { uuid });
+      const record = get(uuid);
+      if (record.status !== 24) throw ApplicationFailure.create({ message: 'NOT_DRAFT', type: 'NOT_DRAFT', nonRetryable: true });
+      records.delete(uuid);
+      return { eventId: `${uuid}/deleted` };
+    },
     async trackShipment(request) {
       log('trackShipment', request);
       return (await hooks.trackShipment?.()) ?? [];

@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { STATUS_WEBHOOK_HEADER } from '../../carriers/consignment-api';
-import { STATUS_UPDATED_EVENT, webhookEventSchema } from '../../domain/webhook';
+import { DELETED_EVENT, deletedEventSchema, STATUS_UPDATED_EVENT, statusEventSchema } from '../../domain/webhook';
 import { answerSchema, components, componentRef, operation } from './operation';
 
 /** Where the document and the reference page are served. */
@@ -14,7 +14,8 @@ export const REFERENCE_PAGE_PATH = '/docs';
 
 const PACKAGE_VERSION = (JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
 
-answerSchema('WebhookEvent', webhookEventSchema, { description: 'The body of a webhook delivery (docs/webhooks.md).' });
+answerSchema('StatusEvent', statusEventSchema, { description: 'The body of a status change delivery (docs/webhooks.md).' });
+answerSchema('DeletedEvent', deletedEventSchema, { description: 'The body of a draft deletion delivery (docs/webhooks.md).' });
 
 const DESCRIPTION = `Consignment shipping: search addresses, create draft consignments, process them (carrier booking and
 label), look them up, cancel them, receive status changes by webhook, and import orders from CSV files.
@@ -42,6 +43,21 @@ const TAGS = [
   { name: 'Sandbox', description: 'Make sandbox carriers emit tracking events (SANDBOX=1).' },
   { name: 'Service', description: 'Health, readiness and this document.' },
 ];
+
+/** A webhook delivery as an OpenAPI webhook: the POST your endpoint receives. */
+const webhookOperation = (summary: string, what: string, schema: string) => ({
+  post: {
+    summary,
+    description: `${what}, to each active webhook subscribed to it, in order per consignment, at least once (deduplicate on \`id\`). Signed as Standard Webhooks: \`webhook-signature\` is \`v1,\` + base64 HMAC-SHA256 of \`{webhook-id}.{webhook-timestamp}.{body}\` with your secret. Any 2xx answer counts as delivered; others are retried.`,
+    parameters: [
+      { in: 'header', name: 'webhook-id', required: true, schema: { type: 'string' }, description: 'the event id' },
+      { in: 'header', name: 'webhook-timestamp', required: true, schema: { type: 'integer' }, description: 'Unix seconds' },
+      { in: 'header', name: 'webhook-signature', required: true, schema: { type: 'string' }, description: '`v1,<base64>`, space-separated when there are several' },
+    ],
+    requestBody: { required: true, content: { 'application/json': { schema: componentRef(schema) } } },
+    responses: { '2XX': { description: 'Delivered.' }, default: { description: 'Not delivered: retried with backoff.' } },
+  },
+});
 
 /** The document's parts that no route carries: security schemes, the webhook, components. */
 function finish(document: Record<string, unknown>): Record<string, unknown> {
@@ -92,20 +108,8 @@ export const openApiPlugin = fp(async function openApi(app: FastifyInstance): Pr
       },
       security: [{ ApiKeyHeader: [] }, { ApiKeyAuthorization: [] }],
       webhooks: {
-        [STATUS_UPDATED_EVENT]: {
-          post: {
-            summary: 'A consignment changed status',
-            description:
-              'One POST per status change to each active webhook subscribed to it, in order per consignment, at least once (deduplicate on `id`). Signed as Standard Webhooks: `webhook-signature` is `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with your secret. Any 2xx answer counts as delivered; others are retried.',
-            parameters: [
-              { in: 'header', name: 'webhook-id', required: true, schema: { type: 'string' }, description: 'the event id' },
-              { in: 'header', name: 'webhook-timestamp', required: true, schema: { type: 'integer' }, description: 'Unix seconds' },
-              { in: 'header', name: 'webhook-signature', required: true, schema: { type: 'string' }, description: '`v1,<base64>`, space-separated when there are several' },
-            ],
-            requestBody: { required: true, content: { 'application/json': { schema: componentRef('WebhookEvent') } } },
-            responses: { '2XX': { description: 'Delivered.' }, default: { description: 'Not delivered: retried with backoff.' } },
-          },
-        },
+        [STATUS_UPDATED_EVENT]: webhookOperation('A consignment changed status', 'One POST per status change (processing, every carrier status, cancellation)', 'StatusEvent'),
+        [DELETED_EVENT]: webhookOperation('A draft was deleted', 'One POST when a draft is deleted, its last event', 'DeletedEvent'),
       },
     } as never,
     transformObject: (documentObject) => finish((documentObject as { openapiObject: Record<string, unknown> }).openapiObject) as never,

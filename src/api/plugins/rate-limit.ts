@@ -227,11 +227,13 @@ export interface CreateRateLimiterOptions extends RateLimitOptions {
   redisUrl?: string;
   /** connection errors of the Redis client (it reconnects by itself); default: ignored, the hook logs failed hits */
   onRedisError?: (error: Error) => void;
+  /** the Redis key namespace of this budget (two budgets must not share one) */
+  prefix?: string;
 }
 
 /** Redis when a URL is given, else memory. The limiter owns its Redis client: close() closes it. */
 export function createRateLimiter(options: CreateRateLimiterOptions): RateLimiter {
-  const { redisUrl, onRedisError, ...limits } = options;
+  const { redisUrl, onRedisError, prefix, ...limits } = options;
   if (!redisUrl) return createMemoryRateLimiter(limits);
   const redis = new Redis(redisUrl, {
     lazyConnect: false,
@@ -246,7 +248,7 @@ export function createRateLimiter(options: CreateRateLimiterOptions): RateLimite
   });
   // Without a listener, ioredis prints every reconnect failure to the console.
   redis.on('error', onRedisError ?? (() => undefined));
-  return createRedisRateLimiter({ redis, ...limits, closeClient: true });
+  return createRedisRateLimiter({ redis, ...limits, ...(prefix && { prefix }), closeClient: true });
 }
 
 // ---------------------------------------------------------------------------------------------------------------

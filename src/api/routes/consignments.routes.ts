@@ -1,13 +1,16 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
+import type { Caller } from '../../db/customers.repository';
+import { consignmentListQuery, parseConsignmentListQuery } from '../../domain/consignment-filter';
 import { DomainError } from '../../domain/errors';
+import { pageResponse } from '../../domain/pagination';
 import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
 import type { LabelLinks } from '../../labels/label-links';
-import { toDetailResponse, type ProviderDirectory } from '../mappers/consignment.mapper';
+import { toDetailResponse, type ProviderDirectory, type ProviderInfo } from '../mappers/consignment.mapper';
 import type { ConsignmentService } from '../../services/consignments.service';
 import { z } from 'zod';
 import { idParam, parseId, textParam } from './params';
 import { DetailAnswer } from '../mappers/consignment.mapper';
-import { envelope, operation } from '../openapi/operation';
+import { envelope, operation, page } from '../openapi/operation';
 
 const DetailEnvelope = envelope('ConsignmentDetailAnswer', DetailAnswer);
 const lookup = { tags: ['Consignments'], access: 'apiKey', rateLimited: true, answers: { 200: { description: 'The consignment in detail form.', schema: DetailEnvelope } }, errors: [404] } as const;
@@ -28,6 +31,18 @@ const findById = operation({
   params: z.object({ id: idParam }),
 });
 
+const list = operation({
+  operationId: 'listConsignments',
+  summary: 'Your consignments, filtered',
+  description:
+    'Newest first, in detail form, a page at a time (`page`, `limit` up to 100; `lastPage` and `total` in the answer). Filters combine: every one given must hold. Rate-limited on its own budget (LIST_RATE_LIMIT_PER_MIN, 120 a minute per API key by default).',
+  tags: ['Consignments'],
+  access: 'apiKey',
+  rateLimited: true,
+  query: consignmentListQuery,
+  answers: { 200: { description: 'A page of consignments.', schema: envelope('ConsignmentListAnswer', page(DetailAnswer)) } },
+});
+
 const cancel = operation({
   operationId: 'cancelConsignment',
   summary: 'Cancel a consignment',
@@ -45,17 +60,37 @@ export interface ConsignmentRouteDeps {
   providers: ProviderDirectory;
   labelLinks: LabelLinks;
   /** rate limit of the two lookups (docs/api.md), when configured */
-  lookupLimit?: import('fastify').preHandlerAsyncHookHandler;
+  lookupLimit?: preHandlerAsyncHookHandler;
+  /** rate limit of the list, when configured */
+  listLimit?: preHandlerAsyncHookHandler;
 }
 
 /** the API (docs/api.md): cancellation, and lookups by reference and by id, scoped to the caller's customer. */
 export function consignmentRoutes(deps: ConsignmentRouteDeps): FastifyPluginAsync {
   return async (app) => {
-    const detail = async (found: Awaited<ReturnType<ConsignmentService['find']>>, request: { caller: import('../../db/customers.repository').Caller; locale: 'en' | 'tr' }) => {
-      const provider = found.consignment.provider_id !== null ? await deps.providers(found.consignment.provider_id) : undefined;
-      return toDetailResponse(found.consignment, { ...found, caller: request.caller, provider, locale: request.locale, labelUrl: deps.labelLinks.url });
+    type Found = Awaited<ReturnType<ConsignmentService['find']>>;
+    /** Each provider looked up once per request (a page of a hundred names a few). */
+    const providersOf = () => {
+      const seen = new Map<number, Promise<ProviderInfo | undefined>>();
+      return (id: number) => seen.get(id) ?? seen.set(id, deps.providers(id)).get(id)!;
     };
+    const detail = async (found: Found, request: { caller: Caller; locale: 'en' | 'tr' }, provider = providersOf()) =>
+      toDetailResponse(found.consignment, {
+        ...found,
+        caller: request.caller,
+        provider: found.consignment.provider_id !== null ? await provider(found.consignment.provider_id) : undefined,
+        locale: request.locale,
+        labelUrl: deps.labelLinks.url,
+      });
     const preHandler = deps.lookupLimit ? [deps.lookupLimit] : [];
+
+    app.get('/consignments', { preHandler: deps.listLimit ? [deps.listLimit] : [], schema: list }, async (request) => {
+      const { filter, page: pageRequest } = parseConsignmentListQuery(request.query);
+      const { rows, total } = await deps.consignments.list(request.caller, filter, pageRequest);
+      const provider = providersOf();
+      const results = await Promise.all(rows.map((found) => detail(found, request, provider)));
+      return { status: true, message: null, data: pageResponse(results, pageRequest, total) };
+    });
 
     app.get<{ Params: { reference_no: string } }>('/consignments/find/reference_no/:reference_no', { preHandler, schema: findByReference }, async (request) => {
       const referenceNo = request.params.reference_no;

@@ -51,6 +51,18 @@ const updateDraft = operation({
   errors: [404, 409, 503],
 });
 
+const deleteDraft = operation({
+  operationId: 'deleteDraft',
+  summary: 'Delete a draft',
+  description:
+    'A draft (status 24) only; a processed consignment is cancelled instead (409 here). The draft is gone from lookups and lists, its `reference_no` can be used again, and webhooks subscribed to `consignment.deleted` are told.',
+  tags: ['Drafts'],
+  access: 'apiKey',
+  params: draftId,
+  answers: { 200: { description: 'Deleted.', schema: envelope('DeletedDraftAnswer', z.object({ consignment: z.int().meta({ description: 'the id the draft had' }) })) } },
+  errors: [404, 409, 503],
+});
+
 const processDraft = operation({
   operationId: 'processDraft',
   summary: 'Process a draft: carrier booking and label',
@@ -106,6 +118,11 @@ export function draftRoutes(deps: { db: Queryable; consignments: ConsignmentServ
       const patch = parseDraftInput(request.body === undefined ? {} : request.body, 'update');
       const record = await deps.consignments.updateDraft(request.caller, id, patch);
       return { status: true, message: translate(SUCCESS_MESSAGES.DRAFT_UPDATED, request.locale), data: toDraftResponse(record, request.locale, 'update') };
+    });
+
+    app.delete<{ Params: { id: string } }>('/consignments/draft/:id', { schema: deleteDraft }, async (request) => {
+      const data = await deps.consignments.deleteDraft(request.caller, parseId(request.params.id, 'draft_consignment_id'));
+      return { status: true, message: translate(SUCCESS_MESSAGES.DRAFT_DELETED, request.locale), data };
     });
 
     // The body is optional (docs/api.md). Extension: `label_format` "pdf" (default) or "zpl" for thermal printers.

@@ -25,7 +25,7 @@ describe('parseWebhookInput', () => {
   it('accepts the the API contract sample and normalises the type names', () => {
     expect(parseWebhookInput({ ...valid, securityType: 'HEADER', dataType: 'json', description: '  Status changes ' }, 'create')).toEqual(valid);
     expect(parseWebhookInput({ ...valid, data: undefined }, 'create').data).toBe('');
-    expect(WEBHOOK_EVENTS).toEqual(['consignment.status.updated']);
+    expect(WEBHOOK_EVENTS).toEqual(['consignment.status.updated', 'consignment.deleted']);
   });
 
   it('requires every field the API (docs/api.md) marks required', () => {
