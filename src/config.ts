@@ -39,6 +39,7 @@ const schema = z.object({
   // Lookups of this service's own API per API key and minute, and lookups we make of a remote per account.
   LOOKUP_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(300),
   LIST_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(120),
+  DOCUMENT_MAX_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(10 * 1024 * 1024),
   CARRIER_LOOKUPS_PER_MIN: z.coerce.number().int().min(6).max(1_000_000).default(240),
   CARRIER_PUSH_TOKENS: z
     .string()
@@ -86,6 +87,8 @@ export interface Config {
   lookupRateLimitPerMin: number;
   /** LIST_RATE_LIMIT_PER_MIN: consignment list requests per API key and minute */
   listRateLimitPerMin: number;
+  /** DOCUMENT_MAX_BYTES: the largest document upload */
+  documentMaxBytes: number;
   /** lookups of a remote carrier account per minute, all workers together */
   carrierLookupsPerMin: number;
   /** bearer token per provider id for `POST /api/v1/providers/{id}/events` */
@@ -141,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importCarrierWaitMs: e.IMPORT_CARRIER_WAIT_MS,
     lookupRateLimitPerMin: e.LOOKUP_RATE_LIMIT_PER_MIN,
     listRateLimitPerMin: e.LIST_RATE_LIMIT_PER_MIN,
+    documentMaxBytes: e.DOCUMENT_MAX_BYTES,
     carrierLookupsPerMin: e.CARRIER_LOOKUPS_PER_MIN,
     carrierPushTokens: new Map(
       (e.CARRIER_PUSH_TOKENS ?? '')

@@ -8,6 +8,7 @@ import { buildApp } from './api/app';
 import { createRateLimiter, rateLimitHook } from './api/plugins/rate-limit';
 import type { HealthReport } from './api/routes/health.routes';
 import { createConsignmentService } from './services/consignments.service';
+import { createDocumentService } from './services/documents.service';
 import { createImportService } from './services/imports.service';
 import type { ImportTuning } from '../workflows/import.messages';
 import { createWebhookService } from './services/webhooks.service';
@@ -130,7 +131,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     const relay = options.worker ? startConsignmentRelay({ db, lifecycles, log: logger }) : undefined;
     if (relay) stops.push(() => relay.stop());
     const draftsQueued = relay?.nudge;
-    const consignments = createConsignmentService({ db, providers, lifecycles, carrierWaitMs: config.carrierWaitMs, draftsQueued });
+    const documents = createDocumentService({ db, maxBytes: config.documentMaxBytes });
+    const consignments = createConsignmentService({ db, providers, lifecycles, carrierWaitMs: config.carrierWaitMs, draftsQueued, documents });
     let worker: RunningWorker | undefined;
     if (options.worker) {
       worker = await startWorker({
@@ -197,6 +199,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
           providers,
           imports: createImportStarter({ client, taskQueue, tuning: options.importTuning }),
         }),
+        documents,
         lookupLimit: rateLimitHook(lookupLimiter, lookupPolicy),
         listLimit: rateLimitHook(listLimiter, listPolicy),
         health,

@@ -24,6 +24,8 @@ import type { WebhookService } from '../services/webhooks.service';
 import type { CarrierAccountService } from '../services/carrier-accounts.service';
 import type { ProviderService } from '../services/providers.service';
 import { carrierAccountRoutes } from './routes/carrier-accounts.routes';
+import { documentDownloadRoutes, documentRoutes } from './routes/documents.routes';
+import type { DocumentService } from '../services/documents.service';
 
 export interface AppDeps {
   db: Database;
@@ -43,6 +45,8 @@ export interface AppDeps {
   providerService?: ProviderService;
   /** order imports (absent in harnesses that do not need them) */
   imports?: ImportService;
+  /** uploaded documents (absent in harnesses that do not need them) */
+  documents?: DocumentService;
   /** rate limit of the lookups (docs/api.md) */
   lookupLimit?: preHandlerAsyncHookHandler;
   /** rate limit of the consignment list */
@@ -114,6 +118,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   );
   // Label downloads are authorised by their signed URL, not an API key (docs/api.md, "Labels").
   app.register(labelRoutes({ consignments: deps.consignments, labelLinks: deps.labelLinks }), { prefix: '/api/v1' });
+  if (deps.documents) app.register(documentDownloadRoutes({ documents: deps.documents, labelLinks: deps.labelLinks }), { prefix: '/api/v1' });
   app.register(
     async (v1) => {
       installAuth(v1, deps.db);
@@ -124,6 +129,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       if (deps.carrierAccounts) v1.register(carrierAccountRoutes({ carrierAccounts: deps.carrierAccounts }));
       if (deps.providerService) v1.register(providerListRoutes({ providers: deps.providerService }));
       if (deps.imports) v1.register(importRoutes({ db: deps.db, imports: deps.imports }));
+      if (deps.documents) v1.register(documentRoutes({ documents: deps.documents, labelLinks: deps.labelLinks }));
       if (deps.sandboxProviders.size > 0) v1.register(sandboxRoutes({ consignments: deps.consignments, sandboxProviders: deps.sandboxProviders }));
     },
     { prefix: '/api/v1' },

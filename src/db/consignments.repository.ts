@@ -7,6 +7,7 @@ import type { Costs } from '../domain/fees';
 import { STATUS } from '../domain/statuses';
 import { consignmentType, packageDesi, totals } from '../domain/weights';
 import { isUniqueViolation, type Queryable } from './database';
+import { DOCUMENT_FILES_JSON, documentRecords, type DocumentRecord } from './documents.repository';
 import type { LabelSummary } from './labels.repository';
 
 const PACKAGES_JSON = `COALESCE((
@@ -71,15 +72,18 @@ const HISTORY_AND_LABELS_JSON = `
     FROM consignment_history h WHERE h.consignment_id = c.id), '[]'::json) AS history,
   COALESCE((SELECT json_agg(json_build_object('id', l.id, 'provider_id', l.provider_id, 'file_name', l.file_name, 'tracking_code', l.tracking_code,
       'label_type', l.label_type, 'tracking_type', l.tracking_type, 'voided', l.voided_at IS NOT NULL) ORDER BY l.id)
-    FROM labels l WHERE l.consignment_id = c.id), '[]'::json) AS labels`;
+    FROM labels l WHERE l.consignment_id = c.id), '[]'::json) AS labels,
+  ${DOCUMENT_FILES_JSON} AS document_files`;
 
-type DetailRow = ConsignmentRow & { history: (Omit<HistoryEntry, 'occurred_at'> & { occurred_at: string })[]; labels: LabelSummary[] };
-export type ConsignmentDetails = { consignment: ConsignmentRecord; history: HistoryEntry[]; labels: LabelSummary[] };
+type DetailRow = ConsignmentRow & { history: (Omit<HistoryEntry, 'occurred_at'> & { occurred_at: string })[]; labels: LabelSummary[]; document_files: Parameters<typeof documentRecords>[0] };
+/** A consignment with its history, labels and the uploaded documents it references. */
+export type ConsignmentDetails = { consignment: ConsignmentRecord; history: HistoryEntry[]; labels: LabelSummary[]; documents: DocumentRecord[] };
 
 function toDetails(row: DetailRow): ConsignmentDetails {
-  const { history, labels, ...consignment } = row;
+  const { history, labels, document_files, ...consignment } = row;
   return {
     consignment: toRecord(consignment as ConsignmentRow),
+    documents: documentRecords(document_files),
     history: history.map((h) => ({ ...h, occurred_at: new Date(h.occurred_at).toISOString() })),
     labels: labels.map((l) => ({ ...l, id: Number(l.id), provider_id: Number(l.provider_id) })),
   };

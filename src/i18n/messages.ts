@@ -13,6 +13,7 @@ export const SUCCESS_MESSAGES = {
   DRAFT_CREATED: { en: 'Draft consignment created successfully.', tr: 'Taslak gönderi başarıyla oluşturuldu.' },
   DRAFT_UPDATED: { en: 'Draft consignment updated successfully.', tr: 'Taslak gönderi başarıyla güncellendi.' },
   DRAFT_DELETED: { en: 'Draft consignment deleted.', tr: 'Taslak gönderi silindi.' },
+  DOCUMENT_UPLOADED: { en: 'Document uploaded.', tr: 'Belge yüklendi.' },
   DRAFT_PROCESSED: {
     en: 'Draft consignment processed: the label was created and the consignment sent to the carrier.',
     tr: 'Taslak gönderi işlendi: etiket oluşturuldu ve gönderi kargo firmasına iletildi.',
@@ -112,6 +113,12 @@ export const ERROR_MESSAGES: Record<ErrorCode, Text> = {
   LABEL_NOT_FOUND: { en: 'Label not found.', tr: 'Etiket bulunamadı.' },
   LABEL_VOIDED: { en: 'This label was voided: its consignment is cancelled.', tr: 'Bu etiket geçersiz kılındı: gönderisi iptal edildi.' },
   LABEL_LINK_INVALID: { en: 'This label link is not valid.', tr: 'Bu etiket bağlantısı geçerli değil.' },
+  DOCUMENT_NOT_FOUND: { en: 'Document not found.', tr: 'Belge bulunamadı.' },
+  DOCUMENT_LINK_INVALID: { en: 'This document link is not valid.', tr: 'Bu belge bağlantısı geçerli değil.' },
+  DOCUMENT_UNKNOWN: { en: 'There is no such document of yours.', tr: 'Size ait böyle bir belge yok.' },
+  DOCUMENT_TOO_LARGE: { en: 'The document is too large: at most {max} MB.', tr: 'Belge çok büyük: en fazla {max} MB olabilir.' },
+  MULTIPART_REQUIRED: { en: 'The request body must be multipart/form-data with the document as its `file` part.', tr: 'İstek gövdesi, belgeyi `file` parçasında taşıyan multipart/form-data olmalıdır.' },
+  DOCUMENT_TYPE_UNSUPPORTED: { en: 'The document must be a PDF, PNG or JPEG file.', tr: 'Belge PDF, PNG ya da JPEG dosyası olmalıdır.' },
   INVALID_CARRIER_TOKEN: { en: 'Invalid carrier token.', tr: 'Geçersiz kargo firması anahtarı.' },
   NOT_SANDBOX_CONSIGNMENT: {
     en: 'Sandbox events are only available for consignments of sandbox carriers that were processed.',

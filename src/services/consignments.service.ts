@@ -15,7 +15,7 @@ import {
 import { enqueueDraftStarts } from '../db/outbox.repository';
 import type { Caller } from '../db/customers.repository';
 import type { Database } from '../db/database';
-import { findLabelFile, type LabelSummary } from '../db/labels.repository';
+import { findLabelFile } from '../db/labels.repository';
 import type { ConsignmentRecord, HistoryEntry } from '../domain/consignment';
 import type { ConsignmentFilter } from '../domain/consignment-filter';
 import type { DraftInput } from '../domain/draft';
@@ -24,6 +24,7 @@ import { DomainError } from '../domain/errors';
 import { cancelRule, requireDraft, STATUS, statusMessage } from '../domain/statuses';
 import { isCarrierReported, type CarrierEvent } from '../domain/tracking';
 import { draftStartOf, type ConsignmentStarter } from '../temporal/consignment.starter';
+import type { DocumentService } from './documents.service';
 import type { ProviderService } from './providers.service';
 
 export interface ConsignmentServiceDeps {
@@ -34,6 +35,8 @@ export interface ConsignmentServiceDeps {
   carrierWaitMs: number;
   /** new drafts are in the outbox: the relay (when in this process) starts their workflows now */
   draftsQueued?: () => void;
+  /** uploaded documents, which drafts reference by id (absent: references are not checked) */
+  documents?: Pick<DocumentService, 'unknownReferences'>;
 }
 
 export type LabelFormat = 'pdf' | 'zpl';
@@ -55,9 +58,11 @@ export interface ProcessOutcome {
  * spare a workflow round trip; the workflow's activities decide for good.
  */
 export function createConsignmentService(deps: ConsignmentServiceDeps) {
-  const checkProvider = async (caller: Caller, draft: DraftInput) => {
-    const issue = await deps.providers.issue(caller.customerId, draft.provider_id);
-    if (issue) throw new DomainError('VALIDATION_FAILED', [issue]);
+  /** What a draft names must be the caller's to use: its provider, its documents. Every problem at once. */
+  const checkReferences = async (caller: Caller, draft: DraftInput) => {
+    const [provider, documents] = await Promise.all([deps.providers.issue(caller.customerId, draft.provider_id), deps.documents?.unknownReferences(caller, draft.documents) ?? []]);
+    const issues = [...(provider ? [provider] : []), ...documents];
+    if (issues.length > 0) throw new DomainError('VALIDATION_FAILED', issues);
   };
 
   return {
@@ -66,7 +71,7 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
      * answers at once. `uuid` makes a retry find the draft it created.
      */
     async createDraft(caller: Caller, draft: DraftInput, uuid: string = randomUUID()): Promise<ConsignmentRecord> {
-      await checkProvider(caller, draft);
+      await checkReferences(caller, draft);
       // A reference_no already taken trips the unique index inside the transaction (REFERENCE_USED).
       const record = await referenceGuard(() =>
         deps.db.transaction(async (tx) => {
@@ -92,7 +97,7 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
     },
 
     async updateDraft(caller: Caller, id: number, patch: DraftInput): Promise<ConsignmentRecord> {
-      await checkProvider(caller, patch);
+      await checkReferences(caller, patch);
       const current = await findConsignmentRef(deps.db, caller.customerId, id);
       if (!current) throw new DomainError('CONSIGNMENT_NOT_FOUND');
       await refuseTakenReference(deps.db, caller.customerId, patch.reference_no, current.uuid);
@@ -112,7 +117,7 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
     },
 
     /** A customer's consignment with its history and labels, or CONSIGNMENT_NOT_FOUND (also for another customer's). */
-    async find(key: Exclude<ConsignmentKey, { uuid: string }>): Promise<{ consignment: ConsignmentRecord; history: HistoryEntry[]; labels: LabelSummary[] }> {
+    async find(key: Exclude<ConsignmentKey, { uuid: string }>): Promise<ConsignmentDetails> {
       const found = await findConsignmentDetails(deps.db, key);
       if (!found) throw new DomainError('CONSIGNMENT_NOT_FOUND');
       return found;
@@ -125,7 +130,7 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
 
     /** Applies the optional patch and processes the draft in one update, all or nothing. */
     async processDraft(caller: Caller, id: number, patch: DraftInput | null, format: LabelFormat, carrierWaitMs = deps.carrierWaitMs): Promise<ProcessOutcome> {
-      if (patch) await checkProvider(caller, patch);
+      if (patch) await checkReferences(caller, patch);
       const current = await findConsignmentRef(deps.db, caller.customerId, id);
       if (!current) throw new DomainError('DRAFT_NOT_FOUND');
       requireDraft(current.status);

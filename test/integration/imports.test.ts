@@ -7,6 +7,7 @@ import { importOrderUuid } from '../../src/domain/derived-uuid';
 import { consignmentWorkflowId } from '../../src/temporal/consignment.starter';
 import { importWorkflowId } from '../../src/temporal/import.starter';
 import { SA } from '../../workflows/search-attributes';
+import { multipart } from '../support/multipart';
 import { startTestService, type TestService } from '../support/test-service';
 
 const fixture = (name: string) => readFileSync(join(__dirname, '../fixtures/imports', name), 'utf8');
@@ -30,19 +31,6 @@ const post = (payload: object, options: { apiKey?: string; lang?: string; header
 const get = (url: string, options: { apiKey?: string; lang?: string; headers?: Record<string, string> } = {}) =>
   svc.request({ method: 'GET', url, apiKey: options.apiKey ?? key, lang: options.lang, headers: options.headers });
 
-/** A multipart/form-data body as browsers and curl send it. */
-function multipart(parts: { name: string; filename?: string; type?: string; content: string | Buffer }[]) {
-  const boundary = `----consignflow${randomUUID().replace(/-/g, '')}`;
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    const disposition = `form-data; name="${part.name}"${part.filename ? `; filename="${part.filename}"` : ''}`;
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${part.type ? `Content-Type: ${part.type}\r\n` : ''}\r\n`));
-    chunks.push(Buffer.isBuffer(part.content) ? part.content : Buffer.from(part.content, 'utf8'));
-    chunks.push(Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 function upload(file: string | Buffer, options: object, extra: { apiKey?: string; headers?: Record<string, string>; lang?: string } = {}) {
   const body = multipart([

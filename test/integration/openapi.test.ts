@@ -7,6 +7,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { InjectOptions } from 'fastify';
 import { routeTable } from '../../src/api/app';
+import { multipart } from '../support/multipart';
 import { startTestService, type TestService } from '../support/test-service';
 
 /**
@@ -185,6 +186,16 @@ describe('every operation answers as documented', () => {
     await call('getCarrierAccount', { params: { provider_id: 99999999999 }, apiKey: key });
     await call('replaceCarrierAccount', { params: { provider_id: created_account.provider_id }, ...json({ ...account, credentials: undefined, description: 'renamed' }), apiKey: key });
     await call('deleteCarrierAccount', { params: { provider_id: created_account.provider_id }, apiKey: key });
+
+    // Documents
+    const upload = multipart([{ name: 'file', filename: 'invoice.pdf', type: 'application/pdf', content: '%PDF-1.4\n%%EOF\n' }]);
+    const uploaded = dataOf<{ id: number }>(await call('uploadDocument', { payload: upload.payload, headers: upload.headers, apiKey: key }));
+    const notAFile = multipart([{ name: 'file', filename: 'notes.txt', content: 'just text' }]);
+    await call('uploadDocument', { payload: notAFile.payload, headers: notAFile.headers, apiKey: key }); // 415
+    const withDocument = dataOf<{ id: number }>(await call('createDraft', { ...json({ ...body, reference_no: 'OAS-DOC', documents: [{ id: uploaded.id }] }), apiKey: key }));
+    const documentUrl = new URL(dataOf<{ documents: { file_url: string }[] }>(await call('getConsignmentDetails', { params: { id: withDocument.id }, apiKey: key })).documents[0].file_url);
+    await call('downloadDocument', { url: `${documentUrl.pathname}${documentUrl.search}` });
+    await call('downloadDocument', { url: `${documentUrl.pathname}?hash=${'x'.repeat(32)}` });
 
     // Imports
     const template = await call('getImportTemplate', { apiKey: key });

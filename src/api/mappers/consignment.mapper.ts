@@ -1,4 +1,5 @@
 import type { Caller } from '../../db/customers.repository';
+import type { DocumentRecord } from '../../db/documents.repository';
 import type { LabelSummary } from '../../db/labels.repository';
 import type { ConsignmentRecord, HistoryEntry, StoredPackage } from '../../domain/consignment';
 import { resolveCountry } from '../../domain/countries';
@@ -130,7 +131,18 @@ export const DetailAnswer = answerSchema(
         items: z.array(DetailItem),
       }),
     ),
-    documents: z.array(DocumentRef),
+    documents: z
+      .array(
+        z.object({
+          id: z.int(),
+          file_name: text(),
+          content_type: text(),
+          size: z.int().nullable(),
+          file_url: text().meta({ description: 'signed download link (no API key needed); null for an id that names no uploaded document' }),
+          created_at: text(),
+        }),
+      )
+      .meta({ description: 'the uploaded documents the consignment references (POST /documents)' }),
     created_at: timestamp(),
     updated_at: timestamp(),
     provider_base_cost: z.number(),
@@ -243,7 +255,10 @@ export function toDraftResponse(c: ConsignmentRecord, locale: Locale, form: 'cre
 export interface DetailContext {
   history: HistoryEntry[];
   labels: LabelSummary[];
+  /** the uploaded documents among `documents[].id` */
+  documents: DocumentRecord[];
   labelUrl: (labelId: number, fileName: string) => string;
+  documentUrl: (documentId: number, fileName: string) => string;
   caller: Caller;
   /** the consignment's provider, looked up by the caller */
   provider: ProviderInfo | undefined;
@@ -299,7 +314,12 @@ export function toDetailResponse(c: ConsignmentRecord, ctx: DetailContext): z.ou
       dangerous_goods: p.dangerous_goods ?? null,
       items: (p.items ?? []).map((i) => ({ ...item(i), category: i.category ?? null })),
     })),
-    documents: c.documents,
+    documents: c.documents.map(({ id }) => {
+      const file = ctx.documents.find((d) => d.id === id);
+      return file
+        ? { id, file_name: file.fileName, content_type: file.contentType, size: file.size, file_url: ctx.documentUrl(id, file.fileName), created_at: formatTimestamp(file.createdAt) }
+        : { id, file_name: null, content_type: null, size: null, file_url: null, created_at: null };
+    }),
     created_at: formatTimestamp(c.created_at),
     updated_at: formatTimestamp(c.updated_at),
     provider_base_cost: c.provider_base_cost,

@@ -35,6 +35,7 @@ const TAGS = [
   { name: 'Drafts', description: 'Create, change and process draft consignments (status 24).' },
   { name: 'Consignments', description: 'Look up and cancel consignments.' },
   { name: 'Labels', description: 'Label downloads by signed link.' },
+  { name: 'Documents', description: 'Files drafts reference: invoices, certificates (PDF, PNG, JPEG).' },
   { name: 'Webhooks', description: 'Status changes pushed to your endpoint (docs/webhooks.md).' },
   { name: 'Carrier accounts', description: 'Your own accounts with carriers (docs/carriers.md).' },
   { name: 'Providers', description: 'The carriers you can ship with; their logos and the public tracking view.' },

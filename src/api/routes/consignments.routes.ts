@@ -81,6 +81,7 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): FastifyPluginAsyn
         provider: found.consignment.provider_id !== null ? await provider(found.consignment.provider_id) : undefined,
         locale: request.locale,
         labelUrl: deps.labelLinks.url,
+        documentUrl: deps.labelLinks.documentUrl,
       });
     const preHandler = deps.lookupLimit ? [deps.lookupLimit] : [];
 
