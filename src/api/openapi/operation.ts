@@ -7,8 +7,9 @@ import { z } from 'zod';
  * Bodies and answers are named schemas (components): the request schemas are the very ones the handlers parse
  * with (`io: 'input'`, what a client may send), the answer schemas are the ones the mappers' return types are
  * derived from (`io: 'output'`). Path and query parameters are converted where the route is described.
- * Fastify does not validate or serialise with these schemas (see `installSchemaCompilers`): the handlers' zod
- * parsing stays the one place input is checked, with our codes and messages, and answers are plain JSON.
+ * Fastify does not validate or serialise with these schemas (buildApp makes its compilers pass-through): the
+ * handlers' zod parsing stays the one place input is checked, with our codes and messages, and answers are
+ * plain JSON.
  */
 
 type Meta = { id: string; description?: string; examples?: unknown[] };
