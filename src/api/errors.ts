@@ -103,9 +103,10 @@ export function routerErrorHandler(_error: Error, request: { headers: IncomingHt
 /** @fastify/multipart's refusals of a body as our codes (its file size limit is the route's to name, with the limit). */
 const MULTIPART_CODES: Record<string, ErrorCode> = {
   FST_INVALID_MULTIPART_CONTENT_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
-  FST_PARTS_LIMIT: 'BODY_TOO_LARGE',
-  FST_FILES_LIMIT: 'BODY_TOO_LARGE',
-  FST_FIELDS_LIMIT: 'BODY_TOO_LARGE',
+  // More parts than a route takes is a malformed request, not a large one (413 is for bytes).
+  FST_PARTS_LIMIT: 'MULTIPART_TOO_MANY_PARTS',
+  FST_FILES_LIMIT: 'MULTIPART_TOO_MANY_PARTS',
+  FST_FIELDS_LIMIT: 'MULTIPART_TOO_MANY_PARTS',
   FST_PROTO_VIOLATION: 'MALFORMED_MULTIPART',
   FST_MP_PREMATURE_CLOSE: 'MALFORMED_MULTIPART',
 };

@@ -117,6 +117,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, Text> = {
   DOCUMENT_LINK_INVALID: { en: 'This document link is not valid.', tr: 'Bu belge bağlantısı geçerli değil.' },
   DOCUMENT_UNKNOWN: { en: 'There is no such document of yours.', tr: 'Size ait böyle bir belge yok.' },
   DOCUMENT_TOO_LARGE: { en: 'The document is too large: at most {max} MB.', tr: 'Belge çok büyük: en fazla {max} MB olabilir.' },
+  MULTIPART_TOO_MANY_PARTS: { en: 'The multipart body has more parts or files than this request takes.', tr: 'Çok parçalı gövde, bu isteğin aldığından fazla parça ya da dosya içeriyor.' },
   MULTIPART_REQUIRED: { en: 'The request body must be multipart/form-data with the document as its `file` part.', tr: 'İstek gövdesi, belgeyi `file` parçasında taşıyan multipart/form-data olmalıdır.' },
   DOCUMENT_TYPE_UNSUPPORTED: { en: 'The document must be a PDF, PNG or JPEG file.', tr: 'Belge PDF, PNG ya da JPEG dosyası olmalıdır.' },
   INVALID_CARRIER_TOKEN: { en: 'Invalid carrier token.', tr: 'Geçersiz kargo firması anahtarı.' },

@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { multipart } from '../support/multipart';
 import { startTestService, type TestService } from '../support/test-service';
 
 /**
@@ -131,6 +132,18 @@ describe('broken multipart bodies', () => {
     const res = await fetch(`${address}/api/v1/imports`, { method: 'POST', headers: { apikey: key, 'content-type': `multipart/form-data; boundary=${boundary}` }, body: payload });
     const body = (await res.json()) as Envelope;
     expect({ status: res.status, body }).toEqual({ status: 400, body: { status: false, errors: [{ message: 'The request body is not a valid multipart/form-data body.' }] } });
+  });
+
+  it.each([
+    ['/api/v1/documents', 20],
+    ['/api/v1/imports', 20],
+  ])('%s with more parts than it takes (%i fields): 400 naming the problem, not 413 (found by contract fuzzing)', async (url, fields) => {
+    const body = multipart(Array.from({ length: fields }, (_, i) => ({ name: `f${i}`, content: 'true' })));
+    const res = await svc.request({ method: 'POST', url, apiKey: key, payload: body.payload, headers: body.headers });
+    expect({ status: res.statusCode, body: JSON.parse(res.body) }).toEqual({
+      status: 400,
+      body: { status: false, errors: [{ message: 'The multipart body has more parts or files than this request takes.' }] },
+    });
   });
 
   it('multipart without a boundary: 400 or 415 in the envelope', async () => {
