@@ -1,7 +1,7 @@
 import type { CarrierAccountRecord } from '../../db/carrier-accounts.repository';
 import { z } from 'zod';
 import { answerSchema } from '../openapi/operation';
-import { formatTimestamp } from './consignment.mapper';
+import { formatTimestamp } from './timestamps';
 
 export const CarrierAccountAnswer = answerSchema(
   'CarrierAccount',

@@ -8,6 +8,8 @@ import { STATUS, statusMessage, statusName } from '../../domain/statuses';
 import type { Locale } from '../../i18n/messages';
 import { z } from 'zod';
 import { answerSchema } from '../openapi/operation';
+import { toDocumentResponse } from './document.mapper';
+import { formatTimestamp } from './timestamps';
 
 // The answers' schemas (the OpenAPI document); the mappers' return types are derived from them.
 const text = () => z.string().nullable();
@@ -169,10 +171,6 @@ export const DetailAnswer = answerSchema(
   { description: 'A consignment in detail form, filled as far as its stage allows.' },
 );
 
-/** the API contract timestamps: `YYYY-MM-DD HH:MM:SS`, in UTC. */
-export function formatTimestamp(iso: string): string {
-  return iso.slice(0, 19).replace('T', ' ');
-}
 
 export interface ProviderInfo {
   id: number;
@@ -316,9 +314,7 @@ export function toDetailResponse(c: ConsignmentRecord, ctx: DetailContext): z.ou
     })),
     documents: c.documents.map(({ id }) => {
       const file = ctx.documents.find((d) => d.id === id);
-      return file
-        ? { id, file_name: file.fileName, content_type: file.contentType, size: file.size, file_url: ctx.documentUrl(id, file.fileName), created_at: formatTimestamp(file.createdAt) }
-        : { id, file_name: null, content_type: null, size: null, file_url: null, created_at: null };
+      return file ? toDocumentResponse(file, ctx.documentUrl) : { id, file_name: null, content_type: null, size: null, file_url: null, created_at: null };
     }),
     created_at: formatTimestamp(c.created_at),
     updated_at: formatTimestamp(c.updated_at),

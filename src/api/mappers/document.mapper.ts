@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { DocumentRecord } from '../../db/documents.repository';
 import { DOCUMENT_TYPES } from '../../domain/documents';
 import { answerSchema } from '../openapi/operation';
-import { formatTimestamp } from './consignment.mapper';
+import { formatTimestamp } from './timestamps';
 
 export const DocumentAnswer = answerSchema(
   'Document',

@@ -4,7 +4,7 @@ import { ERROR_MESSAGES, translate, type Locale } from '../../i18n/messages';
 import { z } from 'zod';
 import { IMPORT_STATES } from '../../domain/imports';
 import { answerSchema } from '../openapi/operation';
-import { formatTimestamp } from './consignment.mapper';
+import { formatTimestamp } from './timestamps';
 
 const count = () => z.int().min(0);
 export const ImportAnswer = answerSchema(

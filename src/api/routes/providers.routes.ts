@@ -7,7 +7,7 @@ import { providerEventId, TRACKING_EVENTS } from '../../domain/tracking';
 import { parseOrRefuse } from '../../domain/validation';
 import { statusMessage, statusName } from '../../domain/statuses';
 import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
-import { formatTimestamp } from '../mappers/consignment.mapper';
+import { formatTimestamp } from '../mappers/timestamps';
 import type { ConsignmentService } from '../../services/consignments.service';
 import type { CarrierAccountService } from '../../services/carrier-accounts.service';
 import type { ProviderService } from '../../services/providers.service';
