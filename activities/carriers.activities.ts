@@ -1,6 +1,11 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { CarrierBusyError, CarrierRefusedError, type Carrier } from '../src/carriers/carrier';
+import { customsDataOf } from '../src/customs/customs-data';
+import { customsDocuments } from '../src/customs/customs-forms';
+import { renderCustomsDocument } from '../src/customs/customs-pdf';
+import type { SdrRates } from '../src/customs/sdr';
+import type { Metrics } from '../src/metrics';
 import { findBooking, markBookingCancelled, saveBooking } from '../src/db/carrier-bookings.repository';
 import type { Database } from '../src/db/database';
 import { DomainError } from '../src/domain/errors';
@@ -13,6 +18,10 @@ import { asActivity } from './failures';
 export interface CarrierActivityDeps {
   db: Database;
   providers: ProviderService;
+  /** SDR rates for the CN22/CN23 choice (CUSTOMS_SDR_RATES); default the built-in table */
+  sdrRates?: SdrRates;
+  /** the process's metrics (carrier calls and their latency) */
+  metrics?: Metrics;
 }
 
 /**
@@ -42,11 +51,25 @@ function currentAttempt(): number {
 }
 
 /** Calls to carriers. Bookings are keyed by the consignment uuid, so a retry never books twice. */
-export function createCarrierActivities({ db, providers }: CarrierActivityDeps) {
+export function createCarrierActivities({ db, providers, sdrRates, metrics }: CarrierActivityDeps) {
   const carrierFor = async (providerId: number): Promise<Carrier> => {
     const carrier = await providers.carrierFor(providerId);
     if (!carrier) throw new DomainError('VALIDATION_FAILED', [{ code: 'PROVIDER_NOT_FOUND', field: 'provider_id', params: { provider_id: providerId } }]);
     return carrier;
+  };
+  /** One call to a carrier, counted by its kind, the operation and how it ended, and timed. */
+  const measured = async <T>(carrier: Carrier, operation: 'book' | 'track' | 'cancel', call: () => Promise<T>): Promise<T> => {
+    const stop = metrics?.carrierDuration.startTimer({ carrier: carrier.kind, operation });
+    let outcome = 'ok';
+    try {
+      return await call();
+    } catch (error) {
+      outcome = error instanceof CarrierRefusedError ? 'refused' : error instanceof CarrierBusyError ? 'busy' : 'error';
+      throw error;
+    } finally {
+      stop?.();
+      metrics?.carrierCalls.inc({ carrier: carrier.kind, operation, outcome });
+    }
   };
 
   return {
@@ -55,7 +78,7 @@ export function createCarrierActivities({ db, providers }: CarrierActivityDeps) 
         const existing = await findBooking(db, request.uuid);
         if (existing && existing.providerId === request.providerId) return existing;
         const carrier = await carrierFor(request.providerId);
-        const booking = await carrier.book({
+        const booking = await measured(carrier, 'book', () => carrier.book({
           bookingKey: request.uuid,
           shipment: request.shipment,
           serviceBarcode: request.serviceBarcode,
@@ -63,7 +86,13 @@ export function createCarrierActivities({ db, providers }: CarrierActivityDeps) 
           reference: request.reference,
           labelFormat: request.labelFormat,
           attempt: currentAttempt(),
-        });
+          // Made here, not carried in the workflow: documents are bytes, and a history holds no bytes.
+          customsDocument: async (kind) => {
+            const data = customsDataOf(request.draft, { barcode: request.serviceBarcode, date: new Date(), carrierName: (await providers.describe(carrier.id))?.name ?? null });
+            // In English: the language of the carrier and of the customs of the destination, more often than Turkish.
+            return data && customsDocuments(data, sdrRates)[kind] ? renderCustomsDocument(kind, data, { lang: 'en' }) : undefined;
+          },
+        }));
         const booked: BookedShipment = {
           providerId: carrier.id,
           trackingCode: booking.trackingCode,
@@ -85,7 +114,8 @@ export function createCarrierActivities({ db, providers }: CarrierActivityDeps) 
     /** Asks a carrier without push for its tracking events (event ids made unique across carriers, as pushed ones are). */
     trackShipment(request) {
       return carrierCall(async () => {
-        const events = await (await carrierFor(request.providerId)).track({ bookingKey: '', trackingCode: request.trackingCode, carrierReference: request.carrierReference });
+        const carrier = await carrierFor(request.providerId);
+        const events = await measured(carrier, 'track', () => carrier.track({ bookingKey: '', trackingCode: request.trackingCode, carrierReference: request.carrierReference }));
         return events.map((e) => ({
           eventId: providerEventId(request.providerId, e.eventId),
           event: e.event,
@@ -100,7 +130,7 @@ export function createCarrierActivities({ db, providers }: CarrierActivityDeps) 
     cancelBooking(request) {
       return carrierCall(async () => {
         const carrier = await carrierFor(request.providerId);
-        const result = await carrier.cancel({ bookingKey: request.uuid, trackingCode: request.trackingCode, carrierReference: request.carrierReference, inTransit: request.inTransit });
+        const result = await measured(carrier, 'cancel', () => carrier.cancel({ bookingKey: request.uuid, trackingCode: request.trackingCode, carrierReference: request.carrierReference, inTransit: request.inTransit }));
         if (result.accepted) await markBookingCancelled(db, request.uuid);
         return result;
       });

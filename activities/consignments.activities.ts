@@ -1,4 +1,5 @@
 import { serviceBarcode } from '../src/carriers/barcode';
+import { addressLookups, correctionText, resolveDraftAddresses } from '../src/address/address-resolver';
 import type { CarrierRegistry } from '../src/carriers/registry';
 import { findCarrierLabel } from '../src/db/carrier-bookings.repository';
 import { describeChoice, type ProviderService } from '../src/services/providers.service';
@@ -12,20 +13,22 @@ import {
   referenceGuard,
   refuseTakenReference,
   saveDraft,
+  findProcessKey,
 } from '../src/db/consignments.repository';
 import type { Database, Queryable } from '../src/db/database';
 import { findLabelId, insertLabel, voidLabels } from '../src/db/labels.repository';
 import { appendDeletedEvent, appendStatusEvent } from '../src/db/status-events.repository';
 import type { ConsignmentRecord } from '../src/domain/consignment';
 import { statusEventId } from '../src/domain/derived-uuid';
-import { applyDraftPatch, PREFERENCE, type DraftInput, type PartyInput } from '../src/domain/draft';
+import { applyDraftPatch, PREFERENCE, type DraftInput } from '../src/domain/draft';
 import { DomainError } from '../src/domain/errors';
 import { costsOf } from '../src/domain/fees';
 import { processingIssues } from '../src/domain/processing';
-import type { ShipmentSpec } from '../src/domain/shipment';
-import { requireDraft, STATUS, statusMessage } from '../src/domain/statuses';
+import type { ProcessingPlan, ShipmentSpec } from '../src/domain/shipment';
+import { requireDraft, STATUS, statusMessage, statusName } from '../src/domain/statuses';
+import type { Metrics } from '../src/metrics';
 import { totals } from '../src/domain/weights';
-import type { LabelData, LabelParty } from '../src/labels/label.types';
+import { labelParty, type LabelData } from '../src/labels/label.types';
 import { renderPdfLabel } from '../src/labels/pdf-label';
 import { renderZplLabel } from '../src/labels/zpl-label';
 import type { ConsignmentActivities } from '../workflows/activities';
@@ -37,18 +40,8 @@ export interface ConsignmentActivityDeps {
   carriers: CarrierRegistry;
   /** every provider of a customer: built-in carriers and carrier accounts */
   providers: ProviderService;
-}
-
-function labelParty(p: PartyInput): LabelParty {
-  return {
-    name: p.name ?? '',
-    address: p.address ?? '',
-    city: p.city ?? '',
-    state: p.state ?? undefined,
-    postalCode: p.postal_code ?? undefined,
-    countryIso2: p.country ?? '',
-    phone: p.phone_number ?? undefined,
-  };
+  /** the process's metrics (consignments processed, cancelled, deleted; status changes) */
+  metrics?: Metrics;
 }
 
 /** The consignment; `forUpdate` locks its row for the rest of the transaction (changes of one consignment never interleave). */
@@ -79,7 +72,26 @@ function toDraftInput(record: ConsignmentRecord): DraftInput {
 }
 
 /** Read-model writes of the consignment lifecycle. Each is one transaction and safe to retry. */
-export function createConsignmentActivities({ db, carriers, providers }: ConsignmentActivityDeps) {
+export function createConsignmentActivities({ db, carriers, providers, metrics }: ConsignmentActivityDeps) {
+  /** The plan of a processing already written: its carrier as booked, the draft as stored, nothing to patch. */
+  const replanProcessed = async (current: ConsignmentRecord, processKey: string): Promise<ProcessingPlan> => {
+    const draft = toDraftInput(current);
+    const { weight, desi } = totals(draft.packages ?? []);
+    const providerId = current.provider_id!;
+    const carrier = await providers.carrierFor(providerId);
+    return {
+      draft,
+      replacePackages: false,
+      patched: false,
+      providerId,
+      shipment: { fromCountry: draft.consignor!.country!, toCountry: draft.consignee!.country!, weightKg: weight, desi, packageCount: draft.packages!.length },
+      serviceBarcode: current.barcode!,
+      carrierPushes: carrier?.supportsPush ?? false,
+      carrierInProcess: providers.isBuiltIn(providerId),
+      processKey,
+    };
+  };
+
   return {
     /** Inserts the draft (idempotent on uuid) and returns it as stored. */
     insertDraft(request) {
@@ -119,13 +131,19 @@ export function createConsignmentActivities({ db, carriers, providers }: Consign
      * Checks that the draft (with the optional patch applied, not yet saved) can be processed and picks the
      * carrier by its preference. Writes nothing: a refusal leaves the draft as it was.
      */
-    planProcessing({ uuid, patch }) {
+    planProcessing({ uuid, patch, processKey }) {
       return asActivity(async () => {
         const current = await load(db, uuid);
+        // This very update processed it already, and a crash lost the update from the engine after the write
+        // committed: the plan of what was done, so booking and writing (both idempotent) answer it again.
+        if (current.status !== STATUS.NEW_DRAFT && processKey && (await findProcessKey(db, uuid)) === processKey) return replanProcessed(current, processKey);
         requireDraft(current.status);
-        const draft = applyDraftPatch(toDraftInput(current), patch ?? {});
-        const patched = patch != null && Object.keys(patch).length > 0;
-        const issues = processingIssues(draft);
+        // Address resolution (address_resolver_type 1 or 2) before anything reads the parties.
+        const resolution = await resolveDraftAddresses(addressLookups(db), applyDraftPatch(toDraftInput(current), patch ?? {}));
+        const draft = resolution.draft;
+        const patched = (patch != null && Object.keys(patch).length > 0) || resolution.corrections.length > 0;
+        const issues = [...resolution.problems, ...processingIssues(draft)];
+        const corrected = resolution.corrections.length > 0 ? { addressCorrections: resolution.corrections } : {};
         const providerIssue = await providers.issue(current.customer_id, draft.provider_id);
         if (providerIssue) issues.push(providerIssue);
         if (issues.length) throw new DomainError('VALIDATION_FAILED', issues);
@@ -146,6 +164,8 @@ export function createConsignmentActivities({ db, carriers, providers }: Consign
             serviceBarcode: serviceBarcode(current.id),
             carrierPushes: account?.supportsPush ?? false,
             carrierInProcess: false,
+            ...corrected,
+            ...(processKey ? { processKey } : {}),
           };
         }
         const noCarrier = () =>
@@ -174,6 +194,8 @@ export function createConsignmentActivities({ db, carriers, providers }: Consign
           carrierPushes: carrier?.supportsPush ?? false,
           carrierInProcess: providers.isBuiltIn(providerId),
           ...(choiceNote ? { choice: choiceNote } : {}),
+          ...corrected,
+          ...(processKey ? { processKey } : {}),
         };
       });
     },
@@ -209,7 +231,8 @@ export function createConsignmentActivities({ db, carriers, providers }: Consign
         const [pdf, zpl] = carrierLabel
           ? [isZpl ? null : carrierLabel.content, isZpl ? carrierLabel.content.toString('utf8') : null]
           : [await renderPdfLabel(labelData), renderZplLabel(labelData)];
-        return referenceGuard(() =>
+        let wrote: number | undefined;
+        const done = await referenceGuard(() =>
           db.transaction(async (tx) => {
             const current = await load(tx, uuid, true);
             if (current.status !== STATUS.NEW_DRAFT) {
@@ -230,7 +253,12 @@ export function createConsignmentActivities({ db, carriers, providers }: Consign
               serviceName: booking.serviceName,
               costs: costsOf(booking.baseCost, plan.draft.special_services?.length ?? 0),
               currency: booking.currency,
+              processKey: plan.processKey,
             });
+            // Each address correction is an entry of its own, before the processing one.
+            for (const c of plan.addressCorrections ?? []) {
+              await insertHistory(tx, { consignmentId: record.id, status: STATUS.NEW_DRAFT, message: correctionText(c), eventKey: `address:${c.party}.${c.field}` });
+            }
             const labelId = await insertLabel(tx, { consignmentId: record.id, providerId: booking.providerId, fileName: `${plan.serviceBarcode}.${pdf ? 'pdf' : 'zpl'}`, trackingCode: booking.trackingCode, pdf, zpl });
             // One entry per status change: how cheapest or fastest chose the carrier is part of this one.
             const booked = `Label created; booked with ${carrierName} (${booking.trackingCode})`;
@@ -247,9 +275,16 @@ export function createConsignmentActivities({ db, carriers, providers }: Consign
               location: null,
               occurredAt: new Date(),
             });
+            wrote = status;
             return { record, labelId, eventId };
           }),
         );
+        // Counted once committed, and not again by a retry that finds it written.
+        if (wrote !== undefined) {
+          metrics?.consignments.inc({ event: 'processed' });
+          metrics?.statusTransitions.inc({ from: statusName(STATUS.NEW_DRAFT), to: statusName(wrote) });
+        }
+        return done;
       });
     },
 
@@ -259,12 +294,13 @@ export function createConsignmentActivities({ db, carriers, providers }: Consign
      * Cancelling voids the label.
      */
     recordStatus(change) {
-      return asActivity(() =>
-        db.transaction(async (tx) => {
-          const moved = await moveStatus(tx, change.uuid, change.from, change.to);
+      return asActivity(async () => {
+        let moved = false;
+        const written = await db.transaction(async (tx) => {
+          const record = await moveStatus(tx, change.uuid, change.from, change.to);
           const eventId = statusEventId(change.uuid, change.eventKey);
-          if (!moved) return { record: await load(tx, change.uuid), eventId }; // already applied by an earlier attempt
-          const record = moved;
+          if (!record) return { record: await load(tx, change.uuid), eventId }; // already applied by an earlier attempt
+          moved = true;
           const occurredAt = change.occurredAt ? new Date(change.occurredAt) : new Date();
           await insertHistory(tx, { consignmentId: record.id, status: change.to, message: change.message, location: change.location, eventKey: change.eventKey, occurredAt });
           if (change.to === STATUS.CANCELLED) await voidLabels(tx, record.id);
@@ -281,23 +317,32 @@ export function createConsignmentActivities({ db, carriers, providers }: Consign
             occurredAt,
           });
           return { record, eventId };
-        }),
-      );
+        });
+        if (moved) {
+          metrics?.statusTransitions.inc({ from: statusName(change.from), to: statusName(change.to) });
+          if (change.to === STATUS.CANCELLED) metrics?.consignments.inc({ event: 'cancelled' });
+        }
+        return written;
+      });
     },
 
     deleteDraft({ uuid }) {
-      return asActivity(() =>
-        db.transaction(async (tx) => {
+      return asActivity(async () => {
+        let deletedNow = false;
+        const result = await db.transaction(async (tx) => {
           const { deleted, status } = await deleteDraftRow(tx, uuid);
           if (deleted) {
             const eventId = await appendDeletedEvent(tx, { consignmentId: deleted.id, consignmentUuid: uuid, customerId: deleted.customerId, referenceNo: deleted.referenceNo, status: deleted.status });
+            deletedNow = true;
             return { eventId };
           }
           if (status !== undefined) requireDraft(status);
           // Gone: deleted by an earlier attempt of this activity, whose event is in the outbox.
           return { eventId: statusEventId(uuid, 'deleted') };
-        }),
-      );
+        });
+        if (deletedNow) metrics?.consignments.inc({ event: 'deleted' });
+        return result;
+      });
     },
   } satisfies ConsignmentActivities;
 }

@@ -1,5 +1,7 @@
 import { Context } from '@temporalio/activity';
-import { findByReferences, findConsignment } from '../src/db/consignments.repository';
+import type { Metrics } from '../src/metrics';
+import { addressLookups, correctionText, resolveDraftAddresses } from '../src/address/address-resolver';
+import { findByReferences, findConsignment, insertHistory } from '../src/db/consignments.repository';
 import { enqueueDraftStarts } from '../src/db/outbox.repository';
 import { forEachLimit } from '../src/domain/concurrency';
 import type { Caller } from '../src/db/customers.repository';
@@ -19,6 +21,7 @@ import {
   type ParseCursor,
   type ParsedOrder,
   type StoredOrder,
+  recordCorrections,
 } from '../src/db/imports.repository';
 import { importOrderUuid } from '../src/domain/derived-uuid';
 import { DomainError, type Issue } from '../src/domain/errors';
@@ -33,6 +36,8 @@ import { asActivity } from './failures';
 
 export interface ImportActivityDeps {
   db: Database;
+  /** the process's metrics (rows read, orders by the state they reached) */
+  metrics?: Metrics;
   providers: Pick<ProviderService, 'issue'>;
   /** how long processing an imported order waits for a carrier that does not answer (IMPORT_CARRIER_WAIT_MS) */
   importCarrierWaitMs: number;
@@ -101,17 +106,27 @@ export function createImportActivities(deps: ImportActivityDeps) {
       else inserts.push({ order, uuid });
       claimed.add(ref);
     }
-    const draftOf = ({ order, uuid }: { order: StoredOrder; uuid: string }) => ({
+    // Address resolution (the import's address_resolver_type) corrects the drafts before they are created; what
+    // it cannot place is left to processing, which refuses it in the strict mode (as for any draft).
+    const lookups = addressLookups(deps.db);
+    const resolved = await Promise.all(inserts.map(({ order }) => resolveDraftAddresses(lookups, order.draft!)));
+    const draftOf = ({ uuid }: { order: StoredOrder; uuid: string }, i: number) => ({
       uuid,
       customerId: imp.customerId,
       userId: caller.userId ?? null,
       importId: imp.id,
-      draft: order.draft!,
+      draft: resolved[i].draft,
       status: STATUS.NEW_DRAFT,
       statusMessage: statusMessage(STATUS.NEW_DRAFT, 'en'),
     });
+    let insertedNow = 0;
     await deps.db.transaction(async (tx) => {
       const ids = await insertDraftBatch(tx, inserts.map(draftOf));
+      const corrected = inserts.flatMap(({ order, uuid }, i) => (ids.has(uuid) && resolved[i].corrections.length > 0 ? [{ seq: order.seq, id: ids.get(uuid)!, corrections: resolved[i].corrections }] : []));
+      await recordCorrections(tx, imp.id, corrected);
+      for (const { id, corrections } of corrected) {
+        for (const c of corrections) await insertHistory(tx, { consignmentId: id, status: STATUS.NEW_DRAFT, message: correctionText(c), eventKey: `address:${c.party}.${c.field}` });
+      }
       // The relay starts their workflows (creation's one path: the draft row and its outbox entry together).
       await enqueueDraftStarts(tx, [...ids.values()]);
       // Skipped by the insert: another request took the reference_no since it was checked.
@@ -120,7 +135,10 @@ export function createImportActivities(deps: ImportActivityDeps) {
       );
       await recordTransitions(tx, imp.id, imp.options.process, [...transitions, ...made]);
       transitions.push(...made);
+      insertedNow = ids.size;
     });
+    for (const t of transitions) deps.metrics?.importOrders.inc({ state: t.to });
+    if (insertedNow > 0) deps.metrics?.consignments.inc({ event: 'created' }, insertedNow);
     return transitions;
   };
 
@@ -160,6 +178,9 @@ export function createImportActivities(deps: ImportActivityDeps) {
         let flushed = start;
         const flush = async (eof: boolean) => {
           await insertParsedOrders(deps.db, importId, buffer, cursor, eof);
+          deps.metrics?.importRows.inc(buffer.reduce((rows, o) => rows + o.rowCount, 0));
+          const invalid = buffer.filter((o) => o.state === 'invalid').length;
+          if (invalid > 0) deps.metrics?.importOrders.inc({ state: 'invalid' }, invalid);
           buffer = [];
           flushed = cursor;
           heartbeat({ cursor: flushed });
@@ -212,6 +233,7 @@ export function createImportActivities(deps: ImportActivityDeps) {
           } finally {
             // What succeeded is kept even when a fault cuts the batch short (the retry then skips it).
             await recordTransitions(deps.db, importId, processing, transitions);
+            for (const t of transitions) deps.metrics?.importOrders.inc({ state: t.to });
           }
         };
 
@@ -234,7 +256,8 @@ export function createImportActivities(deps: ImportActivityDeps) {
         await record(processed, () =>
           forEachLimit(toProcess, concurrency, async ({ order, id }) => {
             try {
-              await deps.consignments.processDraft(caller, id, null, 'pdf', deps.importCarrierWaitMs);
+              // Keyed by the order: a retried batch (a worker that crashed mid-way) attaches to the processing it sent.
+              await deps.consignments.processDraft(caller, id, null, 'pdf', { carrierWaitMs: deps.importCarrierWaitMs, updateId: `process-${importOrderUuid(importId, order.seq)}` });
               processed.push({ seq: order.seq, from: 'created', to: 'processed' });
             } catch (refusal) {
               if (!(refusal instanceof DomainError)) throw refusal;

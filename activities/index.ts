@@ -1,9 +1,9 @@
-import { createCarrierActivities } from './carriers.activities';
+import { createCarrierActivities, type CarrierActivityDeps } from './carriers.activities';
 import { createConsignmentActivities, type ConsignmentActivityDeps } from './consignments.activities';
 import { createImportActivities, type ImportActivityDeps } from './imports.activities';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks.activities';
 
-export type ActivityDeps = ConsignmentActivityDeps & WebhookActivityDeps & ImportActivityDeps;
+export type ActivityDeps = ConsignmentActivityDeps & WebhookActivityDeps & ImportActivityDeps & CarrierActivityDeps;
 
 /** Every activity the worker registers, built from explicit dependencies (no module singletons). */
 export function createActivities(deps: ActivityDeps) {

@@ -1,4 +1,5 @@
 import type { Database } from '../src/db/database';
+import type { Metrics } from '../src/metrics';
 import { findEventsToDeliver, findEventSubscribers, markEventDispatched } from '../src/db/status-events.repository';
 import { disableWebhook, findWebhookById, lastAttempt, markFailing, recordAttempt } from '../src/db/webhooks.repository';
 import { WEBHOOK_STATUS } from '../src/domain/webhook';
@@ -20,6 +21,8 @@ export interface WebhookSettings {
 
 export interface WebhookActivityDeps {
   db: Database;
+  /** the process's metrics (webhook deliveries) */
+  metrics?: Metrics;
   /** signal-with-start of delivery workflows */
   deliveries: WebhookDeliveryStarter;
   webhooks: WebhookSettings;
@@ -58,7 +61,7 @@ function duration(ms: number): string {
  * Webhook side of status events. The consignment workflow publishes each outbox event once its change is
  * stored, in order; publishing queues it for every active subscriber, and the delivery workflows POST it.
  */
-export function createWebhookActivities({ db, deliveries, webhooks, webhookSender }: WebhookActivityDeps) {
+export function createWebhookActivities({ db, deliveries, webhooks, webhookSender, metrics }: WebhookActivityDeps) {
   const sender = webhookSender ?? createWebhookSender({ allowPrivate: webhooks.allowPrivate, resolve: webhooks.resolve });
 
   return {
@@ -112,6 +115,7 @@ export function createWebhookActivities({ db, deliveries, webhooks, webhookSende
           const success = result.error === null && result.status !== null && result.status >= 200 && result.status < 300;
           const error = success ? null : (result.error ?? `HTTP ${result.status}`);
           await recordAttempt(db, { webhookId, eventId, redelivery, httpStatus: result.status, latencyMs: result.latencyMs, success, error, responseBody: result.responseBody });
+          metrics?.webhookDeliveries.inc({ outcome: success ? 'delivered' : 'failed' });
           if (failing === success) {
             await markFailing(db, webhookId, !success);
             failing = !success;

@@ -17,11 +17,8 @@
  * run: the service as its own process, as `npm start` runs it, importing a file of IMPORT_MEMORY_ROWS
  * rows (100000) while its RSS is sampled), BENCH_HTTP_CLIENT (node | undici).
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DefaultLogger, bundleWorkflowCode } from '@temporalio/worker';
@@ -34,8 +31,7 @@ import { csvField, resolveLayout } from '../src/feeds/presets';
 import { createLogger, startRuntime, type Runtime } from '../src/runtime';
 import type { DevServer } from '../src/temporal/dev-server';
 import { WORKFLOWS_PATH } from '../src/temporal/worker';
-import { bareWorkflowRate, cpuMeter, findProcesses, fmt, freePort, httpLoad, openScratchDatabase, printTable, runBench, startFileEngine, type CpuSources, type ScratchDatabase } from './support';
-import { startCommand } from '../test/support/service-process';
+import { bareWorkflowRate, cpuMeter, findProcesses, fmt, httpLoad, openScratchDatabase, printTable, rssMb, runBench, startFileEngine, startServiceProcess, type CpuSources, type ScratchDatabase } from './support';
 
 function positiveInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -236,57 +232,28 @@ async function benchImport(origin: string, apiKey: string, csv: string, orders: 
   }
 }
 
-/** Resident memory of a process in MB (Linux /proc), or undefined. */
-function rssMb(pid: number): number | undefined {
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) / 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Bounded memory: the service as its own process (API + worker) imports a file of MEMORY_ROWS rows; its RSS is sampled. */
 async function benchMemory(temporalAddress: string): Promise<Result & { rssPeakMb: number }> {
   const scratch = await openScratchDatabase(DB_KIND, DATABASE_URL);
-  const dataDir = mkdtempSync(join(tmpdir(), 'consignflow-bench-memory-'));
-  const port = await freePort();
   const apiKey = `cf_benchMemory${RUN_ID}000000000000000001`.slice(0, 35);
   if (!scratch.url) await scratch.db.close(); // PGlite: the service opens its own under DATA_DIR
-  // Exactly what `npm start` runs (its V8 heap limits included), without npm's own process in between.
-  const start = startCommand();
-  const child = spawn(process.execPath, start.args, {
-    cwd: join(__dirname, '..'),
-    env: {
-      ...start.env,
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      TEMPORAL_ADDRESS: temporalAddress,
-      TEMPORAL_TASK_QUEUE: `bench-memory-${RUN_ID}`,
-      DATABASE_URL: scratch.url ?? '',
-      BOOTSTRAP_API_KEYS: apiKey,
-      ADDRESS_COUNTRIES: 'none',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+  const service = await startServiceProcess({
+    TEMPORAL_ADDRESS: temporalAddress,
+    TEMPORAL_TASK_QUEUE: `bench-memory-${RUN_ID}`,
+    DATABASE_URL: scratch.url ?? '',
+    BOOTSTRAP_API_KEYS: apiKey,
+  }).catch(async (error: unknown) => {
+    await scratch.drop().catch(() => undefined);
+    throw error;
   });
-  const origin = `http://127.0.0.1:${port}`;
+  const { origin, child } = service;
   try {
-    for (let i = 0; ; i++) {
-      if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
-      const ok = await fetch(`${origin}/healthz`).then((r) => r.status === 200, () => false);
-      if (ok) break;
-      if (i > 600) throw new Error('the service did not become healthy');
-      await sleep(200);
-    }
     const orders = Math.round(MEMORY_ROWS / 2); // 1 to 3 line items: 2 rows per order on average
     const csv = shopifyCsv('M', orders);
     const rows = shopifyRows(orders);
-    const idle = rssMb(child.pid!) ?? Number.NaN;
+    const idle = rssMb(child.pid!);
     let peak = 0;
-    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(child.pid!) ?? 0)), 250);
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(child.pid!) || 0)), 250);
     try {
       const result = await benchImport(origin, apiKey, csv, orders, false);
       return { ...result, name: `memory: ${rows} rows (${orders} orders), the service as its own process`, note: `service RSS idle ${fmt(idle, 0)} MB, peak during the import ${fmt(peak, 0)} MB; ${result.note}`, rssPeakMb: peak };
@@ -294,9 +261,7 @@ async function benchMemory(temporalAddress: string): Promise<Result & { rssPeakM
       clearInterval(sampler);
     }
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => (child.exitCode !== null ? resolve(undefined) : child.once('exit', resolve)));
-    rmSync(dataDir, { recursive: true, force: true });
+    await service.stop();
     await scratch.drop().catch(() => undefined);
   }
 }

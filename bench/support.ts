@@ -3,6 +3,7 @@
  * loop over one keep-alive connection pool (undici, or node:http when asked), process CPU
  * accounting and plain-text tables.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,7 @@ import { DefaultLogger, NativeConnection, Worker, bundleWorkflowCode } from '@te
 import { openDatabase, type Database } from '../src/db/database';
 import { startDevServer, type DevServer } from '../src/temporal/dev-server';
 import { freePort as freePortOf } from '../test/support/ports';
+import { startCommand } from '../test/support/service-process';
 
 /** Nearest-rank percentile of an ascending array (p in 0..100); NaN when empty. */
 export function percentile(sorted: readonly number[], p: number): number {
@@ -433,4 +435,50 @@ export async function startFileEngine(port?: number): Promise<DevServer> {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Resident memory of a process in MB (Linux /proc); NaN once it is gone. */
+export function rssMb(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * The service as its own process, exactly as `npm start` runs it (its V8 heap limits included, without npm's
+ * process in between), on `env` over the caller's environment, in a temporary DATA_DIR; resolves once
+ * /healthz answers 200. `stop()` sends SIGTERM, waits for the exit and removes the data folder.
+ */
+export async function startServiceProcess(env: Record<string, string>, stdout: 'ignore' | number = 'ignore'): Promise<{ origin: string; child: ChildProcess; stop(): Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'consignflow-bench-service-'));
+  const port = await freePortOf();
+  const start = startCommand();
+  const child = spawn(process.execPath, start.args, {
+    cwd: join(__dirname, '..'),
+    env: { ...start.env, ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADDRESS_COUNTRIES: 'none', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', stdout, 'inherit'],
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    for (let i = 0; ; i++) {
+      if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
+      if (await fetch(`${origin}/healthz`).then((r) => r.status === 200, () => false)) break;
+      if (i > 600) throw new Error('the service did not become healthy');
+      await sleep(200);
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { origin, child, stop };
 }

@@ -6,6 +6,7 @@ import { createCustomer } from './db/customers.repository';
 import { openDatabase } from './db/database';
 import { migrate } from './db/migrate';
 import { importCommand } from './feeds/import.cli';
+import { labelsCommand } from './labels/labels.cli';
 
 /** Operator commands. `npm run cli -- customers:create --name "Acme"` prints the new customer's API key once. */
 const program = new Command('consignflow').description('consignflow operator commands');
@@ -30,6 +31,7 @@ program
 
 program.addCommand(addressCommand());
 program.addCommand(importCommand());
+program.addCommand(labelsCommand());
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_SDR_RATES, parseSdrRates, type SdrRates } from './customs/sdr';
 
 const flag = z
   .enum(['0', '1', 'true', 'false'])
@@ -39,6 +40,18 @@ const schema = z.object({
   // Lookups of this service's own API per API key and minute, and lookups we make of a remote per account.
   LOOKUP_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(300),
   LIST_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(120),
+  // SDR per unit of each currency, over the built-in table: "USD=0.7412,EUR=0.8123" (docs/customs.md).
+  CUSTOMS_SDR_RATES: z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        return parseSdrRates(text);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional(),
   DOCUMENT_MAX_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(10 * 1024 * 1024),
   CARRIER_LOOKUPS_PER_MIN: z.coerce.number().int().min(6).max(1_000_000).default(240),
   CARRIER_PUSH_TOKENS: z
@@ -50,6 +63,11 @@ const schema = z.object({
   // replayed from its history on its next task, so a small cache costs CPU, never correctness.
   WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).max(100_000).default(250),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
+  // On SIGTERM /readyz answers 503 this long before the API stops taking requests (a load balancer's notice).
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
+  // `npm run worker` serves GET /metrics and /healthz here (the API process serves them on PORT); 0: none.
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
 });
 
 export interface Config {
@@ -87,6 +105,8 @@ export interface Config {
   lookupRateLimitPerMin: number;
   /** LIST_RATE_LIMIT_PER_MIN: consignment list requests per API key and minute */
   listRateLimitPerMin: number;
+  /** CUSTOMS_SDR_RATES over the built-in table: SDR per currency unit, for the CN22/CN23 choice */
+  sdrRates: SdrRates;
   /** DOCUMENT_MAX_BYTES: the largest document upload */
   documentMaxBytes: number;
   /** lookups of a remote carrier account per minute, all workers together */
@@ -100,6 +120,12 @@ export interface Config {
   /** address datasets loaded (or refreshed) at start; empty for none */
   addressCountries: string[];
   logLevel: string;
+  /** SHUTDOWN_DELAY_MS: how long /readyz answers 503 before a stopping process closes its API */
+  shutdownDelayMs: number;
+  /** METRICS_PORT: where a worker-only process serves /metrics and /healthz (0: nowhere) */
+  metricsPort: number;
+  /** LOG_FORMAT: auto (pretty on a terminal, JSON otherwise), json or pretty */
+  logFormat: 'auto' | 'json' | 'pretty';
 }
 
 export class ConfigError extends Error {}
@@ -145,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     lookupRateLimitPerMin: e.LOOKUP_RATE_LIMIT_PER_MIN,
     listRateLimitPerMin: e.LIST_RATE_LIMIT_PER_MIN,
     documentMaxBytes: e.DOCUMENT_MAX_BYTES,
+    sdrRates: e.CUSTOMS_SDR_RATES ?? DEFAULT_SDR_RATES,
     carrierLookupsPerMin: e.CARRIER_LOOKUPS_PER_MIN,
     carrierPushTokens: new Map(
       (e.CARRIER_PUSH_TOKENS ?? '')
@@ -157,5 +184,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     addressCountries: e.ADDRESS_COUNTRIES.trim().toLowerCase() === 'none' ? [] : e.ADDRESS_COUNTRIES.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean),
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    metricsPort: e.METRICS_PORT,
+    shutdownDelayMs: e.SHUTDOWN_DELAY_MS,
   };
 }

@@ -1,4 +1,6 @@
 import { join } from 'node:path';
+import { createMetrics, type Metrics } from './metrics';
+import pinoPretty from 'pino-pretty';
 import type { Client, Connection } from '@temporalio/client';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { FastifyInstance } from 'fastify';
@@ -18,7 +20,8 @@ import { isDatabaseReachable, openDatabase, type Database } from './db/database'
 import { migrate } from './db/migrate';
 import { connectClient, ensureSearchAttributes, isTemporalReachable } from './temporal/client';
 import { startDevServer, type DevServer } from './temporal/dev-server';
-import { startWorker, type RunningWorker } from './temporal/worker';
+import { startWorker, temporalSdkMetrics, type RunningWorker } from './temporal/worker';
+import { countDraftStarts } from './db/outbox.repository';
 import { createLabelLinks, labelSigningSecret } from './labels/label-links';
 import { createCredentialsVault, loadCredentialsKey } from './carriers/credentials-vault';
 import { createCarrierAccountService } from './services/carrier-accounts.service';
@@ -47,6 +50,8 @@ export interface RuntimeOptions {
   extraCarriers?: Carrier[];
   /** tests and benchmarks: pages and batches of order imports */
   importTuning?: Partial<ImportTuning>;
+  /** tests: the metrics to count into (default a registry of this runtime's own) */
+  metrics?: Metrics;
 }
 
 export interface Runtime {
@@ -60,25 +65,41 @@ export interface Runtime {
   relay?: ConsignmentRelay;
   devServer?: DevServer;
   logger: Logger;
+  metrics: Metrics;
   health(): Promise<HealthReport>;
   stop(): Promise<void>;
 }
 
 /** The process logger: pino at `level`; API keys and carrier-account webhook secrets never reach the logs, whichever header carried them. */
-export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+export function createLogger(level: string, destination?: pino.DestinationStream, format: LogFormat = 'json'): Logger {
   const secretHeaders = ['apikey', 'authorization', '["x-consignflow-account-secret"]'];
   const paths = secretHeaders.flatMap((h) => (h.startsWith('[') ? [`req.headers${h}`, `headers${h}`] : [`req.headers.${h}`, `headers.${h}`]));
-  return pino({ level, redact: { paths, censor: '[redacted]' } }, destination);
+  // Pretty lines are made in this thread (no transport worker), after redaction: the same fields, for people.
+  const stream = format === 'pretty' ? pinoPretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', destination: destination ?? 1 }) : destination;
+  return pino({ level, redact: { paths, censor: '[redacted]' } }, stream);
 }
+
+/** `LOG_FORMAT`: `pretty` (coloured lines), `json`, or `auto`, pretty when stdout is a terminal. */
+export type LogFormat = 'json' | 'pretty';
+export const logFormatOf = (setting: 'auto' | LogFormat, stdoutIsTerminal = process.stdout.isTTY === true): LogFormat =>
+  setting === 'auto' ? (stdoutIsTerminal ? 'pretty' : 'json') : setting;
 
 /**
  * Wires one process: the database (migrated), Temporal (the embedded dev server unless TEMPORAL_ADDRESS),
  * the worker and/or the HTTP API. `npm start` runs all of it; `npm run api` / `npm run worker` one part each.
  */
 export async function startRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const logger = options.logger ?? createLogger(config.logLevel, undefined, logFormatOf(config.logFormat));
   const stops: (() => Promise<unknown>)[] = [];
+  let draining = false;
+  /**
+   * Stopping, in order: /readyz turns 503 (and stays so SHUTDOWN_DELAY_MS, for a load balancer to notice); the
+   * API stops taking connections and finishes the requests it has; the worker stops polling and finishes its
+   * activities; then the relay, connections, the database and the dev server.
+   */
   const stopAll = async () => {
+    draining = true;
+    if (config.shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
     for (const stop of stops.reverse()) await stop().catch((error: unknown) => logger.warn({ err: error }, 'error while stopping'));
   };
   try {
@@ -132,7 +153,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     if (relay) stops.push(() => relay.stop());
     const draftsQueued = relay?.nudge;
     const documents = createDocumentService({ db, maxBytes: config.documentMaxBytes });
-    const consignments = createConsignmentService({ db, providers, lifecycles, carrierWaitMs: config.carrierWaitMs, draftsQueued, documents });
+    const metrics = options.metrics ?? createMetrics({ outboxBacklog: () => countDraftStarts(db) });
+    const consignments = createConsignmentService({ db, providers, lifecycles, carrierWaitMs: config.carrierWaitMs, draftsQueued, documents, metrics });
     let worker: RunningWorker | undefined;
     if (options.worker) {
       worker = await startWorker({
@@ -148,6 +170,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
           consignments,
           deliveries,
           webhooks: { allowPrivate: config.webhookAllowPrivate, retry: config.webhookRetry },
+          sdrRates: config.sdrRates,
+          metrics,
         },
         workflowBundle: options.workflowBundle,
         maxCachedWorkflows: config.workerMaxCachedWorkflows,
@@ -200,6 +224,10 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
           imports: createImportStarter({ client, taskQueue, tuning: options.importTuning }),
         }),
         documents,
+        sdrRates: config.sdrRates,
+        metrics,
+        isDraining: () => draining,
+        ...(options.worker ? { sdkMetrics: temporalSdkMetrics } : {}),
         lookupLimit: rateLimitHook(lookupLimiter, lookupPolicy),
         listLimit: rateLimitHook(listLimiter, listPolicy),
         health,
@@ -209,7 +237,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       stops.push(() => app!.close());
     }
 
-    return { config, db, client, connection, app, worker, relay, devServer, logger, health, stop: stopAll };
+    return { config, db, client, connection, app, worker, relay, devServer, logger, metrics, health, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;

@@ -27,7 +27,7 @@ export interface StatusChange {
 export interface ConsignmentActivities {
   insertDraft(request: CreateDraftRequest & { uuid: string }): Promise<ConsignmentRecord>;
   updateDraft(request: { uuid: string; patch: DraftInput }): Promise<ConsignmentRecord>;
-  planProcessing(request: { uuid: string; patch: DraftInput | null }): Promise<ProcessingPlan>;
+  planProcessing(request: { uuid: string; patch: DraftInput | null; processKey?: string }): Promise<ProcessingPlan>;
   completeProcessing(request: { uuid: string; plan: ProcessingPlan; booking: BookedShipment }): Promise<{ record: ConsignmentRecord; labelId: number; eventId: string }>;
   recordStatus(change: StatusChange): Promise<{ record: ConsignmentRecord; eventId: string }>;
   /** Deletes the draft with its deletion event (NOT_DRAFT when it is not a draft); a retry after it went finds the event. */

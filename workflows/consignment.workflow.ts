@@ -3,6 +3,7 @@ import {
   allHandlersFinished,
   ApplicationFailure,
   condition,
+  currentUpdateInfo,
   continueAsNew,
   proxyActivities,
   proxyLocalActivities,
@@ -211,7 +212,9 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
         requireDraft();
         try {
           // Nothing is written until the carrier has booked: a refused processing leaves the draft as it was.
-          const plan = await db.planProcessing({ uuid: state.uuid, patch });
+          // The update's id goes with the processing: run again after a crash lost this update's history, the
+          // plan recognises the processing as its own (the booking and the write are idempotent already).
+          const plan = await db.planProcessing({ uuid: state.uuid, patch, processKey: currentUpdateInfo()?.id });
           // Built-in carriers run in the worker's process: their bookings are local activities, which spares the
           // engine an activity task and a workflow task. Decided by the recorded plan, so histories from before
           // the plan said so replay with their regular activity.

@@ -26,6 +26,12 @@ import type { ProviderService } from '../services/providers.service';
 import { carrierAccountRoutes } from './routes/carrier-accounts.routes';
 import { documentDownloadRoutes, documentRoutes } from './routes/documents.routes';
 import type { DocumentService } from '../services/documents.service';
+import { createLabelBatchService } from '../services/label-batches.service';
+import { createCustomsService } from '../services/customs.service';
+import type { SdrRates } from '../customs/sdr';
+import { labelBatchRoutes } from './routes/label-batches.routes';
+import { countRequests, metricsRoutes } from './routes/metrics.routes';
+import type { Metrics } from '../metrics';
 
 export interface AppDeps {
   db: Database;
@@ -47,10 +53,18 @@ export interface AppDeps {
   imports?: ImportService;
   /** uploaded documents (absent in harnesses that do not need them) */
   documents?: DocumentService;
+  /** SDR per currency unit for the CN22/CN23 choice (CUSTOMS_SDR_RATES; default the built-in table) */
+  sdrRates?: SdrRates;
   /** rate limit of the lookups (docs/api.md) */
   lookupLimit?: preHandlerAsyncHookHandler;
   /** rate limit of the consignment list */
   listLimit?: preHandlerAsyncHookHandler;
+  /** true once the process is stopping: /readyz answers 503 */
+  isDraining?: () => boolean;
+  /** the process's metrics: counted per request and served at GET /metrics (absent in harnesses that do not need them) */
+  metrics?: Metrics;
+  /** the Temporal SDK's worker metrics, appended to GET /metrics where this process runs a worker */
+  sdkMetrics?: () => Promise<string>;
   logger: Logger;
   bodyLimitBytes: number;
 }
@@ -78,6 +92,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       return typeof given === 'string' && /^[\w.-]{8,64}$/.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 300 },
+    // A request that reaches an open connection while the server closes is served like any other (the process
+    // stops only after): Fastify's own 503 for it would be neither our envelope nor necessary.
+    return503OnClosing: false,
     clientErrorHandler,
     // The router's own refusals (a path that does not decode) come before any hook.
     frameworkErrors: routerErrorHandler,
@@ -101,6 +118,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  if (deps.metrics) app.addHook('onResponse', countRequests(deps.metrics));
   installErrorHandling(app);
   // Route schemas describe the API (the OpenAPI document); the handlers' zod parsing validates, and answers are
   // plain JSON: Fastify neither validates nor serialises with them.
@@ -109,7 +127,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.register(openApiPlugin);
   app.register(i18nPlugin);
   app.register(textGuardPlugin);
-  app.register(healthRoutes(deps.health));
+  app.register(healthRoutes(deps.health, deps.isDraining));
+  if (deps.metrics) app.register(metricsRoutes({ metrics: deps.metrics, sdkMetrics: deps.sdkMetrics }));
   // Carrier-facing: logos (public images) and event pushes (carrier bearer tokens, not customer API keys).
   // Carrier accounts' status webhooks (the secret header registered at the remote).
   app.register(
@@ -124,11 +143,13 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       installAuth(v1, deps.db);
       v1.register(addressRoutes({ db: deps.db }));
       v1.register(draftRoutes({ db: deps.db, consignments: deps.consignments }));
-      v1.register(consignmentRoutes({ consignments: deps.consignments, providers: deps.providers, labelLinks: deps.labelLinks, lookupLimit: deps.lookupLimit, listLimit: deps.listLimit }));
+      const customs = createCustomsService({ consignments: deps.consignments, carrierName: async (id) => (await deps.providers(id))?.name, sdrRates: deps.sdrRates });
+      v1.register(consignmentRoutes({ db: deps.db, consignments: deps.consignments, providers: deps.providers, labelLinks: deps.labelLinks, lookupLimit: deps.lookupLimit, listLimit: deps.listLimit, customs }));
       if (deps.webhooks) v1.register(webhookRoutes({ webhooks: deps.webhooks }));
       if (deps.carrierAccounts) v1.register(carrierAccountRoutes({ carrierAccounts: deps.carrierAccounts }));
       if (deps.providerService) v1.register(providerListRoutes({ providers: deps.providerService }));
       if (deps.imports) v1.register(importRoutes({ db: deps.db, imports: deps.imports }));
+      v1.register(labelBatchRoutes({ batches: createLabelBatchService({ db: deps.db }), imports: deps.imports }));
       if (deps.documents) v1.register(documentRoutes({ documents: deps.documents, labelLinks: deps.labelLinks }));
       if (deps.sandboxProviders.size > 0) v1.register(sandboxRoutes({ consignments: deps.consignments, sandboxProviders: deps.sandboxProviders }));
     },

@@ -1,3 +1,5 @@
+import type { CustomsDocumentKind } from '../customs/customs.types';
+
 /**
  * The adapter every carrier implements (docs/api.md, "Carriers"): quote, book (with the label data the
  * carrier returns), cancel, track. Activities call it through the registry; nothing else talks to a
@@ -34,6 +36,11 @@ export interface BookingRequest {
    * for what an earlier try may have booked before it creates again.
    */
   attempt?: number;
+  /**
+   * A customs document of this shipment as a PDF, made on demand (only carriers that take documents with the
+   * booking ask); undefined when the shipment needs none (domestic, or no items declared).
+   */
+  customsDocument?: (kind: CustomsDocumentKind) => Promise<Buffer | undefined>;
 }
 
 /** The two parties of a shipment, for carriers that price by postal code or city. */
@@ -85,6 +92,8 @@ export interface TrackingEvent {
 export interface Carrier {
   readonly id: number;
   readonly name: string;
+  /** What speaks for it: `sandbox`, or the carrier account's type (`dhl_express`, `sendeo`, `consignment_api`); a metrics label. */
+  readonly kind: string;
   /** Absolute URL (API field `provider.logo`). */
   readonly logoUrl: string;
   readonly supportsCancelInTransit: boolean;

@@ -121,6 +121,7 @@ export function remoteDraftBody(draft: DraftInput, reference: string, settings: 
 }
 
 export class ConsignmentApiCarrier extends AccountCarrier<ConsignmentApiCredentials, ConsignmentApiSettings> implements Carrier {
+  readonly kind = 'consignment_api';
   /** The remote decides; a refusal comes back with its reason. */
   readonly supportsCancelInTransit = true;
   /** Its webhook only says "look again": statuses are read by lookup (see the lifecycle workflow). */

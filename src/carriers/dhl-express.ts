@@ -1,4 +1,5 @@
 import { AccountCarrier, type AccountCarrierOptions } from './account-carrier';
+import { DEFAULT_INCOTERMS_TYPE, INCOTERM_OF_TYPE } from '../domain/incoterms';
 import type { DraftInput, ItemInput, PartyInput } from '../domain/draft';
 import type { OutboundResponse } from '../http/outbound';
 import type { TrackingEventName } from '../domain/tracking';
@@ -25,6 +26,8 @@ import { carrierCallFault, checkCarrierAnswer } from './carrier-http';
 
 export const DHL_EXPRESS_TEST_URL = 'https://express.api.dhl.com/mydhlapi/test';
 export const DHL_EXPRESS_PRODUCTION_URL = 'https://express.api.dhl.com/mydhlapi';
+/** The value-added service code of Paperless Trade (PLT). */
+const PAPERLESS_TRADE = 'WY';
 /** The header value the document fixes ("do not change"). */
 const X_VERSION = '3.1.0';
 
@@ -37,16 +40,15 @@ export interface DhlExpressCredentials {
 export interface DhlExpressSettings {
   base_url?: string;
   label_format?: 'pdf' | 'zpl';
+  /** Paperless Trade: the account may send its invoice as an image with the booking (DHL enables it per account) */
+  paperless_trade?: boolean;
   /** product codes: EXPRESS DOMESTIC `N` and EXPRESS WORLDWIDE `P` unless the account needs others */
   product_domestic?: string;
   product_international?: string;
 }
 
-/**
- * Our `incoterms_type` → the contract's incoterm (its enum: EXW FCA CPT CIP DPU DAP DDP FAS FOB CFR CIF DAF DAT
- * DDU DEQ DES). 2 = DDU is the API's documented default; the rest is ours (docs/carriers.md).
- */
-export const INCOTERM_OF_TYPE: Readonly<Record<number, string>> = { 0: 'EXW', 1: 'DAP', 2: 'DDU', 3: 'DDP', 4: 'DPU', 5: 'FCA', 6: 'CPT', 7: 'CIP' };
+/** The contract's incoterm enum (EXW FCA CPT CIP DPU DAP DDP FAS FOB CFR CIF DAF DAT DDU DEQ DES) holds every rule of ours. */
+export { INCOTERM_OF_TYPE };
 
 /** The contract's checkpoint codes that move a consignment (others are informational). */
 const EVENT_OF_CODE: Readonly<Record<string, TrackingEventName>> = {
@@ -116,10 +118,10 @@ function party(p: PartyInput, role: string, carrierId: number) {
 export const productCodeFor = (international: boolean, settings: DhlExpressSettings) => (international ? (settings.product_international ?? 'P') : (settings.product_domestic ?? 'N'));
 
 /** The create-shipment body of the contract for one of our drafts. */
-export function shipmentRequest(req: BookingRequest, ctx: { carrierId: number; accountNumber: string; settings: DhlExpressSettings; now: Date }) {
+export function shipmentRequest(req: BookingRequest, ctx: { carrierId: number; accountNumber: string; settings: DhlExpressSettings; now: Date; proforma?: Buffer }) {
   const draft: DraftInput = req.draft;
   const international = req.shipment.fromCountry !== req.shipment.toCountry;
-  const incoterm = INCOTERM_OF_TYPE[draft.incoterms_type ?? 2];
+  const incoterm = INCOTERM_OF_TYPE[draft.incoterms_type ?? DEFAULT_INCOTERMS_TYPE];
   if (!incoterm) throw new CarrierRefusedError(ctx.carrierId, `incoterms_type ${draft.incoterms_type} has no DHL Express incoterm`);
   const packages = draft.packages ?? [];
   const items: { item: ItemInput; weight: number }[] = packages.flatMap((p) => (p.items ?? []).map((item, _i, all) => ({ item, weight: (p.weight ?? 0) / all.length })));
@@ -136,6 +138,10 @@ export function shipmentRequest(req: BookingRequest, ctx: { carrierId: number; a
     // The account's label format wins: a printer that takes only ZPL gets ZPL whatever the request asked.
     outputImageProperties: { encodingFormat: ctx.settings.label_format ?? req.labelFormat, imageOptions: [{ typeCode: 'label' }] },
     customerReferences: [{ value: req.reference.slice(0, 35), typeCode: 'CU' }],
+    // Paperless Trade: service WY and the proforma invoice (PNV) as a PDF image; DHL then needs no paper invoice.
+    ...(international && ctx.proforma
+      ? { valueAddedServices: [{ serviceCode: PAPERLESS_TRADE }], documentImages: [{ typeCode: 'PNV', imageFormat: 'PDF', content: ctx.proforma.toString('base64') }] }
+      : {}),
     customerDetails: { shipperDetails: party(draft.consignor ?? {}, 'consignor', ctx.carrierId), receiverDetails: party(draft.consignee ?? {}, 'consignee', ctx.carrierId) },
     content: {
       packages: packages.map((p) => ({
@@ -170,6 +176,7 @@ export function shipmentRequest(req: BookingRequest, ctx: { carrierId: number; a
 export type DhlExpressCarrierOptions = AccountCarrierOptions<DhlExpressCredentials, DhlExpressSettings>;
 
 export class DhlExpressCarrier extends AccountCarrier<DhlExpressCredentials, DhlExpressSettings> implements Carrier {
+  readonly kind = 'dhl_express';
   /** No shipment cancel in the contract: once DHL holds the parcel, cancelling is DHL customer service's business. */
   readonly supportsCancelInTransit = false;
   readonly supportsPush = false;
@@ -203,7 +210,9 @@ export class DhlExpressCarrier extends AccountCarrier<DhlExpressCredentials, Dhl
   }
 
   async book(req: BookingRequest): Promise<Booking> {
-    const body = shipmentRequest(req, { carrierId: this.id, accountNumber: this.options.credentials.account_number, settings: this.options.settings, now: this.now() });
+    const international = req.shipment.fromCountry !== req.shipment.toCountry;
+    const proforma = international && this.options.settings.paperless_trade ? await req.customsDocument?.('proforma') : undefined;
+    const body = shipmentRequest(req, { carrierId: this.id, accountNumber: this.options.credentials.account_number, settings: this.options.settings, now: this.now(), proforma });
     const res = await this.call<{
       shipmentTrackingNumber?: string;
       trackingUrl?: string;

@@ -132,6 +132,7 @@ const BASE32 = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const TRACKING_CHARS = 10; // 50 bits of the hash
 
 class SandboxCarrier implements Carrier {
+  readonly kind = 'sandbox';
   readonly id: number;
   readonly name: string;
   readonly logoUrl: string;

@@ -202,6 +202,7 @@ export interface SendeoCarrierOptions extends AccountCarrierOptions<SendeoCreden
 }
 
 export class SendeoCarrier extends AccountCarrier<SendeoCredentials, SendeoSettings> implements Carrier {
+  readonly kind = 'sendeo';
   /** The contract cancels in transit too: delivery stops and the parcel returns to the sender. */
   readonly supportsCancelInTransit = true;
   /** Its webhook only wakes the consignment, which then asks by status query; the query also runs on the polling schedule. */

@@ -339,3 +339,68 @@ export async function refreshAddressIndexes(q: Queryable, log: (msg: string) => 
     await q.query(`SELECT gin_clean_pending_list($1::regclass)`, [index]).catch((error: unknown) => log(`could not merge ${index}: ${String(error)}`));
   }
 }
+
+/** Address resolution (src/address/address-resolver.ts): exact lookups by folded key, and names one typo away. */
+
+/** The countries whose address data is loaded. */
+export async function loadedAddressCountries(q: Queryable): Promise<Set<string>> {
+  const { rows } = await q.query<{ country_iso2: string }>('SELECT country_iso2 FROM address_datasets');
+  return new Set(rows.map((r) => r.country_iso2));
+}
+
+/** A (state, city) of the address data. */
+export interface AddressLocality {
+  state: string;
+  city: string;
+}
+
+/** The (state, city) pairs a postal code belongs to. */
+export async function localitiesByPostalCode(q: Queryable, country: string, postalCode: string): Promise<AddressLocality[]> {
+  const { rows } = await q.query<AddressLocality>('SELECT DISTINCT state, city FROM addresses WHERE country_iso2 = $1 AND postal_key = $2 ORDER BY state, city LIMIT 20', [
+    country,
+    foldPostalCode(postalCode),
+  ]);
+  return rows;
+}
+
+/**
+ * The folded keys of `field` that `name` names: its own key when the data has it, else the keys one typo
+ * away (the deletion-variant index of the search); `typo` says which.
+ */
+export async function matchingNameKeys(q: Queryable, country: string, field: 'city' | 'state', name: string): Promise<{ keys: string[]; typo: boolean }> {
+  const key = foldName(name);
+  if (!key) return { keys: [], typo: false };
+  const exact = await q.query<{ key: string }>('SELECT key FROM address_names WHERE country_iso2 = $1 AND field = $2 AND key = $3', [country, field, key]);
+  if (exact.rows.length > 0) return { keys: [key], typo: false };
+  const variants = deletionVariants(key);
+  if (variants.length === 0) return { keys: [], typo: false };
+  const { rows } = await q.query<{ key: string }>(
+    `SELECT DISTINCT n.key FROM address_name_variants v
+       JOIN address_names n ON n.country_iso2 = $1 AND n.main = v.main AND n.field = $2
+      WHERE v.country_iso2 = $1 AND v.variant = ANY($3::text[]) ORDER BY n.key LIMIT 20`,
+    [country, field, variants],
+  );
+  return { keys: rows.map((r) => r.key), typo: true };
+}
+
+/** The (state, city) pairs whose city key is one of `cityKeys`. */
+export async function localitiesByCityKeys(q: Queryable, country: string, cityKeys: string[]): Promise<AddressLocality[]> {
+  const { rows } = await q.query<AddressLocality>('SELECT DISTINCT state, city FROM address_cities WHERE country_iso2 = $1 AND city_key = ANY($2::text[]) ORDER BY state, city LIMIT 50', [country, cityKeys]);
+  return rows;
+}
+
+/** The states whose key is one of `stateKeys`. */
+export async function statesByKeys(q: Queryable, country: string, stateKeys: string[]): Promise<string[]> {
+  const { rows } = await q.query<{ state: string }>('SELECT DISTINCT state FROM address_states WHERE country_iso2 = $1 AND state_key = ANY($2::text[]) ORDER BY state LIMIT 20', [country, stateKeys]);
+  return rows.map((r) => r.state);
+}
+
+/** Up to two postal codes of a (state, city): one means the city has a single code. */
+export async function postalCodesOf(q: Queryable, country: string, locality: AddressLocality): Promise<string[]> {
+  const { rows } = await q.query<{ postal_code: string }>('SELECT DISTINCT postal_code FROM addresses WHERE country_iso2 = $1 AND state = $2 AND city = $3 ORDER BY postal_code LIMIT 2', [
+    country,
+    locality.state,
+    locality.city,
+  ]);
+  return rows.map((r) => r.postal_code);
+}

@@ -280,6 +280,8 @@ export interface ProcessedFields {
   serviceName: string;
   costs: Costs;
   currency: string;
+  /** the id of the workflow update that processed it */
+  processKey?: string;
 }
 
 /** Writes what processing decided: status 2 or 3, the service barcode, the carrier's booking and the costs; the consignment as written. */
@@ -287,12 +289,18 @@ export async function markProcessed(tx: Queryable, uuid: string, f: ProcessedFie
   const { rows } = await tx.query<ConsignmentRow>(
     `UPDATE consignments c SET status = $2, barcode = $3, provider_id = $4, tracking_code = $5, tracking_url = $6, service_name = $7,
        provider_base_cost = $8, additional_cost = 0, rule_cost = 0, service_fee = $9, special_service_fee = $10, total_cost = $11,
-       currency_code = $12, currency_rate = 1, processed_at = now(), updated_at = now()
+       currency_code = $12, currency_rate = 1, processed_at = now(), updated_at = now(), process_key = $13
      WHERE uuid = $1 RETURNING ${CONSIGNMENT_COLUMNS}`,
-    [uuid, f.status, f.barcode, f.providerId, f.trackingCode, f.trackingUrl, f.serviceName, f.costs.baseCost, f.costs.serviceFee, f.costs.specialServiceFee, f.costs.totalCost, f.currency],
+    [uuid, f.status, f.barcode, f.providerId, f.trackingCode, f.trackingUrl, f.serviceName, f.costs.baseCost, f.costs.serviceFee, f.costs.specialServiceFee, f.costs.totalCost, f.currency, f.processKey ?? null],
   );
   if (!rows[0]) throw new DomainError('CONSIGNMENT_NOT_FOUND');
   return toRecord(rows[0]);
+}
+
+/** The id of the workflow update that processed the consignment, if it was processed with one. */
+export async function findProcessKey(q: Queryable, uuid: string): Promise<string | null> {
+  const { rows } = await q.query<{ process_key: string | null }>('SELECT process_key FROM consignments WHERE uuid = $1', [uuid]);
+  return rows[0]?.process_key ?? null;
 }
 
 /** Moves the status from `from` to `to`: the consignment as written, or undefined when its status was not `from` (a retried write, or a race lost). */

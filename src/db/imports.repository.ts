@@ -1,3 +1,4 @@
+import type { AddressCorrection } from '../domain/address-correction';
 import type { DraftInput } from '../domain/draft';
 import type { ImportState, ParseCursor } from '../domain/imports';
 import { packageDesi } from '../domain/weights';
@@ -440,4 +441,37 @@ export async function insertDraftBatch(tx: Queryable, drafts: NewDraft[]): Promi
 /** Removes an import whose workflow could not be started (its file goes separately). */
 export async function deleteImport(q: Queryable, id: string): Promise<void> {
   await q.query('DELETE FROM imports WHERE id = $1', [id]);
+}
+
+/** What address resolution corrected in the drafts of some orders, kept per order for the import's report. */
+export async function recordCorrections(tx: Queryable, importId: string, orders: { seq: number; corrections: AddressCorrection[] }[]): Promise<void> {
+  if (orders.length === 0) return;
+  await tx.query(
+    `UPDATE import_orders o SET corrections = v.corrections
+       FROM jsonb_to_recordset($2::jsonb) AS v(seq int, corrections jsonb)
+      WHERE o.import_id = $1 AND o.seq = v.seq`,
+    [importId, JSON.stringify(orders)],
+  );
+}
+
+/** One correction of an order, with the order's first row and number. */
+export interface CorrectionEntry {
+  row: number;
+  orderNo: string | null;
+  correction: AddressCorrection;
+}
+
+/** A page of an import's corrections (one entry per corrected field), in file order, and how many there are. */
+export async function listCorrections(q: Queryable, importId: string, page: { limit: number; offset: number }): Promise<{ entries: CorrectionEntry[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    q.query<{ first_row: number; order_no: string | null; correction: AddressCorrection }>(
+      `SELECT o.first_row, o.order_no, e.value AS correction
+         FROM import_orders o CROSS JOIN LATERAL jsonb_array_elements(o.corrections) WITH ORDINALITY AS e(value, n)
+        WHERE o.import_id = $1 AND o.corrections IS NOT NULL
+        ORDER BY o.seq, e.n LIMIT $2 OFFSET $3`,
+      [importId, page.limit, page.offset],
+    ),
+    q.query<{ n: number }>('SELECT COALESCE(sum(jsonb_array_length(corrections)), 0)::int AS n FROM import_orders WHERE import_id = $1 AND corrections IS NOT NULL', [importId]),
+  ]);
+  return { entries: rows.rows.map((r) => ({ row: r.first_row, orderNo: r.order_no, correction: r.correction })), total: Number(count.rows[0].n) };
 }

@@ -51,6 +51,8 @@ const KINDS = {
       product_international: z.string().trim().regex(/^[0-9A-Z]{1,6}$/).optional(),
       /** the format DHL makes labels in for this account (default: the one processing asks for) */
       label_format: z.enum(['pdf', 'zpl']).optional(),
+      /** Paperless Trade (DHL service WY, enabled for the account by DHL): the proforma invoice goes with the booking */
+      paperless_trade: z.boolean().optional(),
     }),
   },
   /** Sendeo (Kolay Gelsin): the token, customer id and sender address id Kolay Gelsin hands out. */

@@ -1,3 +1,4 @@
+import type { AddressCorrection } from './address-correction';
 import type { DraftInput } from './draft';
 
 /** What a carrier needs to price and book a consignment. Weights are consignment totals. */
@@ -43,6 +44,10 @@ export interface ProcessingPlan {
   choice?: string;
   /** the carrier is built in (runs in the worker's process): its booking is a local activity */
   carrierInProcess?: boolean;
+  /** what address resolution changed in the draft (each a history entry) */
+  addressCorrections?: AddressCorrection[];
+  /** the id of the workflow update processing it, written with the processing (absent in older plans) */
+  processKey?: string;
 }
 
 /** A label the carrier made, kept as received (our label store serves it instead of rendering one). */

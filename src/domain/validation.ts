@@ -59,6 +59,9 @@ function defaultField(path: PropertyKey[]): string | undefined {
   return path.length > 0 ? path.map(String).join('.') : undefined;
 }
 
+/** The params of a schema's own refinement that make zodIssue refuse it with `code` (and its text's parameters). */
+export const refuse = (code: ErrorCode, textParams?: Issue['params']) => ({ params: { code, ...(textParams && { textParams }) } });
+
 /** Parses `input` with `schema`, or refuses it with every issue at once (VALIDATION_FAILED). */
 export function parseOrRefuse<S extends z.ZodType>(schema: S, input: unknown, fieldOf?: (path: PropertyKey[]) => string | undefined): z.output<S> {
   const result = schema.safeParse(input, { reportInput: true });

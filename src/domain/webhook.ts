@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { DomainError, type ErrorCode, type Issue } from './errors';
-import { EXPECTED_INTEGER, parseOrRefuse } from './validation';
+import { DomainError } from './errors';
+import { EXPECTED_INTEGER, parseOrRefuse, refuse } from './validation';
 
 /** The status change event (docs/api.md): one per change of a consignment's status, cancellation included. */
 export const STATUS_UPDATED_EVENT = 'consignment.status.updated';
@@ -84,8 +84,6 @@ const HEADER_VALUE = /^[\t\u0020-\u007e\u0080-\u00ff]*$/;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const lengthOf = (s: string) => [...s].length;
-const refuse = (code: ErrorCode, textParams?: Issue['params']) => ({ params: { code, ...(textParams && { textParams }) } });
-
 type Mode = 'create' | 'replace' | 'patch';
 
 /** Trimmed text within the API contract's bound (counted in characters); `required` refuses a blank one. */

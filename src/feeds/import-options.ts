@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { draftParts, draftSchemas, preferenceIssues, type PackageInput, type PartyInput } from '../domain/draft';
-import { DomainError, type ErrorCode, type Issue } from '../domain/errors';
-import { zodIssue } from '../domain/validation';
+import { DomainError, type Issue } from '../domain/errors';
+import { refuse, zodIssue } from '../domain/validation';
 import { COLUMN_KEYS, isColumnKey, isPresetName, PRESET_NAMES, type ColumnKey, type PresetName } from './presets';
 
 /** The options of one import (POST /api/v1/imports), validated and normalised; stored with the import. */
@@ -14,6 +14,8 @@ export interface ImportOptions {
   /** defaults for orders whose rows carry none */
   preference: number | null;
   provider_id: number | null;
+  /** address resolution of every order's draft (0, 1 or 2; null: off) */
+  address_resolver_type: number | null;
   /** the sender of every order (row columns consignor_* override it field by field) */
   consignor: PartyInput | null;
   /** defaults of the one package each order becomes (exports carry no parcel sizes) */
@@ -21,8 +23,6 @@ export interface ImportOptions {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const refuse = (code: ErrorCode, textParams?: Issue['params']) => ({ params: { code, ...(textParams && { textParams }) } });
-
 /**
  * The options of an import (POST /api/v1/imports), the one schema that validates them and that the API
  * documents. The draft fields are the draft API's own schemas (preference, provider_id, the sender, the
@@ -55,6 +55,10 @@ export const importOptionsSchema = z.strictObject({
     .meta({ propertyNames: { enum: [...COLUMN_KEYS] }, description: "column names of your file for the preset's logical columns (docs/imports.md)" }),
   process: z.boolean().nullish().meta({ description: 'also process every created draft (label and carrier booking)' }),
   preference: draftSchemas.create.shape.preference,
+  address_resolver_type: z
+    .literal([0, 1, 2])
+    .nullish()
+    .meta({ description: "address resolution for every order (0 off, 1 correct state, city and postal code from the address data, 2 also refuse processing an order whose address cannot be placed); corrections are reported per row" }),
   provider_id: draftSchemas.create.shape.provider_id,
   consignor: draftParts.party.nullish().meta({ description: 'the sender of every order, where the rows have none' }),
   package: draftParts.package
@@ -80,7 +84,7 @@ export function parseImportOptions(raw: unknown): ImportOptions {
   issues.push(...preferenceIssues(raw));
   if (!result.success || issues.length > 0) throw new DomainError('VALIDATION_FAILED', issues);
 
-  const { preset, mapping, process, preference, provider_id, consignor, package: pkg } = result.data;
+  const { preset, mapping, process, preference, provider_id, address_resolver_type, consignor, package: pkg } = result.data;
   const { items: _items, ...packageDefaults } = pkg ?? {};
   return {
     preset,
@@ -88,6 +92,7 @@ export function parseImportOptions(raw: unknown): ImportOptions {
     process: process === true,
     preference: preference ?? null,
     provider_id: provider_id ?? null,
+    address_resolver_type: address_resolver_type ?? null,
     consignor: consignor ? dropAbsent(consignor) : null,
     package: pkg ? dropAbsent(packageDefaults) : null,
   };

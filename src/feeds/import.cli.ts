@@ -5,6 +5,7 @@ import { basename, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SingleBar } from 'cli-progress';
 import { Command, InvalidArgumentError } from 'commander';
+import { ApiError, apiTarget, describeFailure, reach, withApiOptions, type ApiOptions, type Envelope } from '../cli-api';
 import { PRESET_NAMES } from './presets';
 
 /**
@@ -14,7 +15,7 @@ import { PRESET_NAMES } from './presets';
  * Exit codes: 0 success, 1 some orders failed (or the import failed or was cancelled), 2 the request failed.
  */
 
-interface ImportCliOptions {
+interface ImportCliOptions extends ApiOptions {
   preset: string;
   process?: boolean;
   consignor?: string;
@@ -23,18 +24,8 @@ interface ImportCliOptions {
   providerId?: number;
   packageWeight?: number;
   wait?: boolean;
-  url: string;
-  apiKey?: string;
-  lang?: string;
   progress: boolean;
   pollMs: number;
-}
-
-interface Envelope<T> {
-  status: boolean;
-  message?: string | null;
-  data?: T;
-  errors?: { message: string; field?: string }[];
 }
 
 interface ImportData {
@@ -45,9 +36,6 @@ interface ImportData {
   process: boolean;
   error: { message: string } | null;
 }
-
-/** A refusal or fault of the API, with its envelope's messages. */
-class ApiError extends Error {}
 
 const FINISHED = new Set(['completed', 'failed', 'cancelled']);
 
@@ -75,13 +63,8 @@ async function readJson(path: string, what: string): Promise<Record<string, unkn
   }
 }
 
-function describeFailure(status: number, body: Envelope<unknown> | undefined): string {
-  const lines = (body?.errors ?? []).map((e) => (e.field ? `${e.field}: ${e.message}` : e.message));
-  return `HTTP ${status}${lines.length ? `\n  ${lines.join('\n  ')}` : ''}`;
-}
-
 export function importCommand(): Command {
-  return new Command('import')
+  return withApiOptions(new Command('import'))
     .description('import a CSV order export (Shopify, WooCommerce or the generic template) into a running consignflow service')
     .argument('<file>', 'the CSV file')
     .requiredOption('--preset <preset>', `the file's format: ${PRESET_NAMES.join(', ')}`)
@@ -92,9 +75,6 @@ export function importCommand(): Command {
     .option('--provider-id <id>', 'carrier for orders without one', number('--provider-id', true))
     .option('--package-weight <kg>', 'weight of each order’s package when the file has none (needed to process)', number('--package-weight', false))
     .option('--wait', 'follow the import to its end: progress bar, summary, error CSV and exit status')
-    .option('--url <url>', 'service base URL (env CONSIGNFLOW_URL)', process.env.CONSIGNFLOW_URL || 'http://127.0.0.1:8080')
-    .option('--api-key <key>', 'API key (env CONSIGNFLOW_API_KEY)')
-    .option('--lang <lang>', 'language of messages: en or tr', process.env.CONSIGNFLOW_LANG)
     .option('--no-progress', 'no progress bar, only the summary')
     .option('--poll-ms <ms>', 'how often --wait asks for progress', number('--poll-ms', true), 500)
     .action(async (file: string, options: ImportCliOptions) => {
@@ -108,11 +88,8 @@ export function importCommand(): Command {
 }
 
 async function runImport(file: string, options: ImportCliOptions): Promise<number> {
-  const apiKey = options.apiKey || process.env.CONSIGNFLOW_API_KEY;
-  if (!apiKey) throw new ApiError('an API key is needed: --api-key or CONSIGNFLOW_API_KEY');
-  const base = options.url.replace(/\/+$/, '');
+  const { base, headers } = apiTarget(options);
   const path = resolve(file);
-  const headers: Record<string, string> = { apikey: apiKey, ...(options.lang && { 'accept-language': options.lang }) };
 
   const importOptions: Record<string, unknown> = {
     ...(options.options ? await readJson(options.options, 'options') : {}),
@@ -125,12 +102,7 @@ async function runImport(file: string, options: ImportCliOptions): Promise<numbe
   if (options.packageWeight !== undefined) importOptions.package = { ...((importOptions.package as object) ?? {}), weight: options.packageWeight };
 
   const call = async <T>(method: string, url: string, init: { body?: FormData; headers?: Record<string, string> } = {}): Promise<{ status: number; body: Envelope<T> }> => {
-    let response: Response;
-    try {
-      response = await fetch(`${base}${url}`, { method, headers: { ...headers, ...init.headers }, body: init.body });
-    } catch (error) {
-      throw new ApiError(`cannot reach ${base}: ${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}`);
-    }
+    const response = await reach(base, url, { method, headers: { ...headers, ...init.headers }, body: init.body });
     const text = await response.text();
     let body: Envelope<T>;
     try {
@@ -211,7 +183,7 @@ async function runImport(file: string, options: ImportCliOptions): Promise<numbe
 
   const errorsFile = `${path}.errors.csv`;
   if (c.failed > 0) {
-    const response = await fetch(`${base}/api/v1/imports/${id}/errors?format=csv`, { headers });
+    const response = await reach(base, `/api/v1/imports/${id}/errors?format=csv`, { headers });
     if (!response.ok) throw new ApiError(`GET /api/v1/imports/${id}/errors: HTTP ${response.status}`);
     await writeFile(errorsFile, Buffer.from(await response.arrayBuffer()));
     console.log(`  rows to fix: ${errorsFile}`);

@@ -166,6 +166,7 @@ export function buildDraftBody(rows: readonly CsvRecord[], layout: Layout, optio
     invoice_number: b.order('invoice_number', 'invoice_number'),
     preference: num(b.order('preference', 'preference')) ?? options.preference ?? undefined,
     provider_id: num(b.order('provider_id', 'provider_id')) ?? options.provider_id ?? undefined,
+    ...(options.address_resolver_type ? { address_resolver_type: options.address_resolver_type } : {}),
     consignor,
     consignee: b.party('consignee'),
     packages: [pkg],

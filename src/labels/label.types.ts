@@ -1,3 +1,5 @@
+import type { PartyInput } from '../domain/draft';
+
 /** One side of a shipment as it is printed on a label. */
 export interface LabelParty {
   name: string;
@@ -8,6 +10,19 @@ export interface LabelParty {
   /** ISO 3166-1 alpha-2, e.g. "TR". */
   countryIso2: string;
   phone?: string;
+}
+
+/** A draft's party as a label prints it. */
+export function labelParty(p: PartyInput): LabelParty {
+  return {
+    name: p.name ?? '',
+    address: p.address ?? '',
+    city: p.city ?? '',
+    state: p.state ?? undefined,
+    postalCode: p.postal_code ?? undefined,
+    countryIso2: p.country ?? '',
+    phone: p.phone_number ?? undefined,
+  };
 }
 
 /** Everything a shipping label shows; the renderers (PDF, ZPL) take nothing else. */

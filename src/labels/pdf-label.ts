@@ -1,5 +1,5 @@
-import PDFDocument from 'pdfkit';
-import { type LabelFonts, sharedLabelFonts } from './fonts';
+import type { LabelFonts } from './fonts';
+import { renderPdf } from './pdf-document';
 import { labelPages, packageCountText, type LabelData, type LabelPage, type LabelParty } from './label.types';
 import { cityLine, countryLine, formatLabelDate, formatQuantity } from './label-text';
 import { encodeCode128, encodeQr } from './symbols';
@@ -32,36 +32,13 @@ type Doc = PDFKit.PDFDocument;
 
 /** A 100 × 150 mm shipping label: carrier, both parties, reference, weights, QR of the tracking URL, Code128 of the barcode. */
 export function renderPdfLabel(data: LabelData, options: PdfLabelOptions = {}): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({
-      size: [PAGE_WIDTH, PAGE_HEIGHT],
-      margin: 0,
-      // No default font: pdfkit would parse the Helvetica AFM metrics for every document.
-      font: '',
-      compress: options.compress ?? true,
-      info: {
-        Title: `Label ${data.barcode}`,
-        Creator: 'consignflow',
-        CreationDate: data.createdAt,
-      },
-    });
-    const chunks: Buffer[] = [];
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-    try {
-      const fonts = options.fonts ?? sharedLabelFonts();
-      doc.registerFont('regular', fonts.regular);
-      doc.registerFont('bold', fonts.bold);
-      labelPages(data).forEach((page, i) => {
-        if (i > 0) doc.addPage({ size: [PAGE_WIDTH, PAGE_HEIGHT], margin: 0 });
-        drawLabel(doc, page);
-      });
-      doc.end();
-    } catch (err) {
-      reject(err);
-    }
-  });
+  const info = { Title: `Label ${data.barcode}`, Creator: 'consignflow', CreationDate: data.createdAt };
+  return renderPdf({ size: [PAGE_WIDTH, PAGE_HEIGHT], margin: 0, compress: options.compress ?? true, info, fonts: options.fonts }, (doc) =>
+    labelPages(data).forEach((page, i) => {
+      if (i > 0) doc.addPage({ size: [PAGE_WIDTH, PAGE_HEIGHT], margin: 0 });
+      drawLabel(doc, page);
+    }),
+  );
 }
 
 function drawLabel(doc: Doc, d: LabelPage): void {

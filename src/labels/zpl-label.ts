@@ -13,10 +13,10 @@ import { encodeCode128 } from './symbols';
  */
 
 const DOTS_PER_MM = 8;
-const WIDTH = 100 * DOTS_PER_MM;
-const HEIGHT = 150 * DOTS_PER_MM;
-const MARGIN = 24;
-const INNER = WIDTH - 2 * MARGIN;
+export const ZPL_WIDTH = 100 * DOTS_PER_MM;
+export const ZPL_HEIGHT = 150 * DOTS_PER_MM;
+export const ZPL_MARGIN = 24;
+const INNER = ZPL_WIDTH - 2 * ZPL_MARGIN;
 
 /** Escape text for a `^FH` field: afterwards it contains no `^` or `~` and decodes back to `text`. */
 export function zplEscape(text: string): string {
@@ -40,8 +40,8 @@ function fit(value: string, width: number, size: number, lines: number): string 
   return chars.length <= max ? value : chars.slice(0, max - 3).join('').trimEnd() + '...';
 }
 
-/** A text field: origin, scalable font 0 at `size` dots, optional `^FB` block (width, lines, alignment). */
-function text(x: number, y: number, size: number, value: string, block?: { width: number; lines?: number; align?: 'L' | 'C' | 'R' }): string {
+/** A text field (the merged batches' notes page uses it too): origin, scalable font 0 at `size` dots, optional `^FB` block (width, lines, alignment). */
+export function zplText(x: number, y: number, size: number, value: string, block?: { width: number; lines?: number; align?: 'L' | 'C' | 'R' }): string {
   const font = `^A0N,${size},${size}`;
   if (!block) return `^FO${x},${y}${font}^FH^FD${zplEscape(value)}^FS`;
   const escaped = zplEscape(fit(value, block.width, size, block.lines ?? 1)).replace(/\\/g, '\\\\');
@@ -49,7 +49,7 @@ function text(x: number, y: number, size: number, value: string, block?: { width
 }
 
 function rule(y: number): string {
-  return `^FO${MARGIN},${y}^GB${INNER},3,3^FS`;
+  return `^FO${ZPL_MARGIN},${y}^GB${INNER},3,3^FS`;
 }
 
 function party(title: string, p: LabelParty, top: number, prominent: boolean): string[] {
@@ -59,11 +59,11 @@ function party(title: string, p: LabelParty, top: number, prominent: boolean): s
   const addressTop = top + 30 + nameSize;
   const cityTop = addressTop + addressLines * (bodySize + 2) + 4;
   return [
-    text(MARGIN, top, 20, title),
-    text(MARGIN, top + 24, nameSize, p.name, { width: INNER }),
-    text(MARGIN, addressTop, bodySize, p.address, { width: INNER, lines: addressLines }),
-    text(MARGIN, cityTop, prominent ? 36 : bodySize, cityLine(p), { width: INNER }),
-    text(MARGIN, cityTop + (prominent ? 42 : 30), bodySize, countryLine(p), { width: INNER }),
+    zplText(ZPL_MARGIN, top, 20, title),
+    zplText(ZPL_MARGIN, top + 24, nameSize, p.name, { width: INNER }),
+    zplText(ZPL_MARGIN, addressTop, bodySize, p.address, { width: INNER, lines: addressLines }),
+    zplText(ZPL_MARGIN, cityTop, prominent ? 36 : bodySize, cityLine(p), { width: INNER }),
+    zplText(ZPL_MARGIN, cityTop + (prominent ? 42 : 30), bodySize, countryLine(p), { width: INNER }),
   ];
 }
 
@@ -76,19 +76,19 @@ function renderZplPage(data: LabelPage): string {
   // Module width (^BY) so the barcode and its 10-module quiet zones fill the width, 2–4 dots.
   const modules = encodeCode128(data.barcode).modules;
   const moduleDots = Math.max(2, Math.min(4, Math.floor(INNER / (modules + 20))));
-  const barcodeX = Math.max(MARGIN, Math.round((WIDTH - modules * moduleDots) / 2));
+  const barcodeX = Math.max(ZPL_MARGIN, Math.round((ZPL_WIDTH - modules * moduleDots) / 2));
 
   const lines = [
     '^XA',
     '^CI28',
-    `^PW${WIDTH}`,
-    `^LL${HEIGHT}`,
+    `^PW${ZPL_WIDTH}`,
+    `^LL${ZPL_HEIGHT}`,
     '^LH0,0',
-    text(MARGIN, MARGIN, 44, data.carrierName, { width: INNER - 260 }),
-    text(WIDTH - MARGIN - 260, MARGIN + 4, 22, formatLabelDate(data.createdAt), { width: 260, align: 'R' }),
-    text(WIDTH - MARGIN - 260, MARGIN + 40, 22, packageCountText(data), { width: 260, align: 'R' }),
+    zplText(ZPL_MARGIN, ZPL_MARGIN, 44, data.carrierName, { width: INNER - 260 }),
+    zplText(ZPL_WIDTH - ZPL_MARGIN - 260, ZPL_MARGIN + 4, 22, formatLabelDate(data.createdAt), { width: 260, align: 'R' }),
+    zplText(ZPL_WIDTH - ZPL_MARGIN - 260, ZPL_MARGIN + 40, 22, packageCountText(data), { width: 260, align: 'R' }),
   ];
-  if (data.serviceName) lines.push(text(MARGIN, MARGIN + 52, 24, data.serviceName, { width: INNER - 260 }));
+  if (data.serviceName) lines.push(zplText(ZPL_MARGIN, ZPL_MARGIN + 52, 24, data.serviceName, { width: INNER - 260 }));
   lines.push(
     rule(108),
     ...party('GÖNDERİCİ / FROM', data.consignor, 120, false),
@@ -106,16 +106,16 @@ function renderZplPage(data: LabelPage): string {
   ];
   details.forEach(([label, value], i) => {
     const y = 660 + i * 44;
-    lines.push(text(MARGIN, y + 6, 20, label), text(MARGIN + 190, y, 30, value, { width: 330 }));
+    lines.push(zplText(ZPL_MARGIN, y + 6, 20, label), zplText(ZPL_MARGIN + 190, y, 30, value, { width: 330 }));
   });
   // QR: model 2, 6 dots per module; "MA," = error correction M, automatic data mode.
-  lines.push(`^FO${WIDTH - MARGIN - 230},650^BQN,2,6^FH^FDMA,${zplEscape(data.trackingUrl)}^FS`);
+  lines.push(`^FO${ZPL_WIDTH - ZPL_MARGIN - 230},650^BQN,2,6^FH^FDMA,${zplEscape(data.trackingUrl)}^FS`);
   lines.push(rule(890));
 
   // Code128 in automatic mode (the printer picks subsets), interpretation line printed by us below.
   lines.push(`^BY${moduleDots}`, `^FO${barcodeX},910^BCN,190,N,N,N,A^FH^FD${zplEscape(data.barcode)}^FS`);
-  lines.push(text(MARGIN, 1110, 40, data.barcode, { width: INNER, align: 'C' }));
-  lines.push(text(MARGIN, 1160, 20, data.trackingUrl, { width: INNER, align: 'C' }));
+  lines.push(zplText(ZPL_MARGIN, 1110, 40, data.barcode, { width: INNER, align: 'C' }));
+  lines.push(zplText(ZPL_MARGIN, 1160, 20, data.trackingUrl, { width: INNER, align: 'C' }));
   lines.push('^XZ');
   return lines.join('\n') + '\n';
 }

@@ -23,6 +23,8 @@ import type { PageRequest } from '../domain/pagination';
 import { DomainError } from '../domain/errors';
 import { cancelRule, requireDraft, STATUS, statusMessage } from '../domain/statuses';
 import { isCarrierReported, type CarrierEvent } from '../domain/tracking';
+import type { ProcessResult } from '../../workflows/consignment.messages';
+import type { Metrics } from '../metrics';
 import { draftStartOf, type ConsignmentStarter } from '../temporal/consignment.starter';
 import type { DocumentService } from './documents.service';
 import type { ProviderService } from './providers.service';
@@ -37,6 +39,8 @@ export interface ConsignmentServiceDeps {
   draftsQueued?: () => void;
   /** uploaded documents, which drafts reference by id (absent: references are not checked) */
   documents?: Pick<DocumentService, 'unknownReferences'>;
+  /** the process's metrics (consignments created) */
+  metrics?: Pick<Metrics, 'consignments'>;
 }
 
 export type LabelFormat = 'pdf' | 'zpl';
@@ -65,6 +69,23 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
     if (issues.length > 0) throw new DomainError('VALIDATION_FAILED', issues);
   };
 
+  /** The answer of a processing: the consignment, its barcodes and its label in the format asked (or the carrier's one). */
+  const processOutcome = async (result: ProcessResult, format: LabelFormat): Promise<ProcessOutcome> => {
+    // A carrier's own label exists in the format asked for (the carrier made that one); ours in both.
+    const label = (await findLabelFile(deps.db, result.labelId, format)) ?? (await findLabelFile(deps.db, result.labelId, format === 'pdf' ? 'zpl' : 'pdf'));
+    if (!label) throw new Error(`label ${result.labelId} of consignment ${result.consignmentId} is missing`);
+    const labelFormat: LabelFormat = typeof label.content === 'string' ? 'zpl' : 'pdf';
+    return {
+      consignment: result.consignmentId,
+      barcode: result.barcode,
+      svcBarcode: result.barcode,
+      providerTrackingCode: result.trackingCode,
+      trackingUrl: result.trackingUrl,
+      contentType: LABEL_CONTENT_TYPES[labelFormat],
+      base64label: Buffer.from(label.content).toString('base64'),
+    };
+  };
+
   return {
     /**
      * Creates a draft: its row and its outbox entry in one transaction (the relay starts its workflow), and
@@ -73,7 +94,7 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
     async createDraft(caller: Caller, draft: DraftInput, uuid: string = randomUUID()): Promise<ConsignmentRecord> {
       await checkReferences(caller, draft);
       // A reference_no already taken trips the unique index inside the transaction (REFERENCE_USED).
-      const record = await referenceGuard(() =>
+      const { record, created } = await referenceGuard(() =>
         deps.db.transaction(async (tx) => {
           const { id, created } = await insertDraft(tx, {
             uuid,
@@ -84,14 +105,15 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
             statusMessage: statusMessage(STATUS.NEW_DRAFT, 'en'),
           });
           if (created) await enqueueDraftStarts(tx, [id]);
-          return (await findConsignment(tx, { id, customerId: caller.customerId }))!;
+          return { record: (await findConsignment(tx, { id, customerId: caller.customerId }))!, created };
         }),
       ).catch(async (error: unknown) => {
         // A concurrent duplicate of this very request (same uuid) may have taken the reference_no first.
         const first = error instanceof DomainError && error.code === 'REFERENCE_USED' ? await findConsignment(deps.db, { uuid }) : undefined;
-        if (first?.customer_id === caller.customerId) return first;
+        if (first?.customer_id === caller.customerId) return { record: first, created: false };
         throw error;
       });
+      if (created) deps.metrics?.consignments.inc({ event: 'created' });
       deps.draftsQueued?.();
       return record;
     },
@@ -129,26 +151,28 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
     },
 
     /** Applies the optional patch and processes the draft in one update, all or nothing. */
-    async processDraft(caller: Caller, id: number, patch: DraftInput | null, format: LabelFormat, carrierWaitMs = deps.carrierWaitMs): Promise<ProcessOutcome> {
+    /**
+     * Processes a draft through its workflow. `updateId` (from the request's Idempotency-Key) makes a retry
+     * answer what the first request got: a processing still running is waited for, a finished one (its
+     * answer lost to a crash) is read back from the workflow, even though the draft is no longer a draft
+     * (and recognised by its key when the crash took the update from the engine too).
+     */
+    async processDraft(caller: Caller, id: number, patch: DraftInput | null, format: LabelFormat, options: { carrierWaitMs?: number; updateId?: string } = {}): Promise<ProcessOutcome> {
       if (patch) await checkReferences(caller, patch);
       const current = await findConsignmentRef(deps.db, caller.customerId, id);
       if (!current) throw new DomainError('DRAFT_NOT_FOUND');
-      requireDraft(current.status);
+      if (current.status !== STATUS.NEW_DRAFT && options.updateId) {
+        // No longer a draft: answered from the update this key sent, if the workflow has it. If a crash lost
+        // that update after its writes committed, the same update sent again recognises the processing as its
+        // own (the consignment records its key) and answers it; another request's key is refused by the workflow.
+        const earlier = await deps.lifecycles.processed(current.uuid, options.updateId);
+        if (earlier) return processOutcome(earlier.result, format);
+      } else {
+        requireDraft(current.status);
+      }
       await refuseTakenReference(deps.db, caller.customerId, patch?.reference_no, current.uuid);
-      const result = await deps.lifecycles.process(draftStartOf(current, caller.customerCode), { patch, labelFormat: format, carrierWaitMs });
-      // A carrier's own label exists in the format asked for (the carrier made that one); ours in both.
-      const label = (await findLabelFile(deps.db, result.labelId, format)) ?? (await findLabelFile(deps.db, result.labelId, format === 'pdf' ? 'zpl' : 'pdf'));
-      if (!label) throw new Error(`label ${result.labelId} of consignment ${result.consignmentId} is missing`);
-      const labelFormat: LabelFormat = typeof label.content === 'string' ? 'zpl' : 'pdf';
-      return {
-        consignment: result.consignmentId,
-        barcode: result.barcode,
-        svcBarcode: result.barcode,
-        providerTrackingCode: result.trackingCode,
-        trackingUrl: result.trackingUrl,
-        contentType: LABEL_CONTENT_TYPES[labelFormat],
-        base64label: Buffer.from(label.content).toString('base64'),
-      };
+      const result = await deps.lifecycles.process(draftStartOf(current, caller.customerCode), { patch, labelFormat: format, carrierWaitMs: options.carrierWaitMs ?? deps.carrierWaitMs }, options.updateId);
+      return processOutcome(result, format);
     },
 
     /**
@@ -156,17 +180,20 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
      * (CF + digits + check digit) is a barcode; an all-digit value is an id, or a reference_no when no such id
      * exists; anything else is a reference_no.
      */
-    async cancel(caller: Caller, value: string): Promise<{ consignment: number }> {
+    async cancel(caller: Caller, value: string, updateId?: string): Promise<{ consignment: number }> {
       const customerId = caller.customerId;
       let record: ConsignmentRecord | undefined;
       if (isServiceBarcode(value)) record = await findConsignment(deps.db, { barcode: value, customerId });
       if (!record && /^\d{1,15}$/.test(value)) record = await findConsignment(deps.db, { id: Number(value), customerId });
       if (!record) record = await findConsignment(deps.db, { referenceNo: value, customerId });
       if (!record) throw new DomainError('CONSIGNMENT_NOT_FOUND');
+      // A retry (same Idempotency-Key) of a cancellation that went through answers as the first request would have.
+      const earlier = record.status === STATUS.CANCELLED && updateId ? await deps.lifecycles.cancelled(record.uuid, updateId) : undefined;
+      if (earlier) return { consignment: earlier.result.consignmentId };
       // Final statuses answer from the read model: their workflows may have completed.
       const { refusal } = cancelRule(record.status);
       if (refusal) throw new DomainError(refusal.code, { params: refusal.params });
-      const result = await deps.lifecycles.cancel(draftStartOf(record, caller.customerCode));
+      const result = await deps.lifecycles.cancel(draftStartOf(record, caller.customerCode), updateId);
       return { consignment: result.consignmentId };
     },
 

@@ -10,6 +10,7 @@ import {
   deleteImport,
   findImport,
   insertImport,
+  listCorrections,
   listErrorEntries,
   listImports,
   listOrderErrors,
@@ -186,6 +187,16 @@ export function createImportService(deps: ImportServiceDeps) {
       const record = await own(caller, id);
       const [entries, total] = await Promise.all([listErrorEntries(deps.db, record.id, { limit: page.limit, offset: pageOffset(page) }), countOrderErrors(deps.db, record.id)]);
       return { entries: entries.map((e) => toErrorEntry(e.orderNo, e.issue, locale)), total };
+    },
+
+    /** A page of what address resolution corrected in the import's orders, one entry per field, in file order. */
+    async corrections(caller: Caller, id: string, page: PageRequest) {
+      const record = await own(caller, id);
+      const { entries, total } = await listCorrections(deps.db, record.id, { limit: page.limit, offset: pageOffset(page) });
+      return {
+        entries: entries.map(({ row, orderNo, correction: c }) => ({ row, order: orderNo, field: `${c.party}.${c.field}`, from: c.from, to: c.to })),
+        total,
+      };
     },
 
     /** Every error entry of an import, in file order, a few hundred orders per query (for CSV downloads of any size). */

@@ -1,4 +1,4 @@
-import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { consignmentWorkflow } from '../../workflows/consignment.workflow';
@@ -98,16 +98,32 @@ export function createConsignmentStarter(deps: ConsignmentStarterDeps) {
       ...(draft.providerId != null ? [{ key: SA.ProviderId, value: draft.providerId }] : []),
     ],
   });
-  /** An Update sent with the start of the workflow, so it never waits for the relay. */
-  const updateWithStart = <R, A extends unknown[]>(update: UpdateDefinition<R, A>, draft: DraftStart, args: A, notFound?: ErrorCode): Promise<R> =>
+  /**
+   * An Update sent with the start of the workflow, so it never waits for the relay. With an `updateId` (a
+   * request's Idempotency-Key) a retry of the same request attaches to the update the first one sent, running
+   * or finished, instead of sending a second: the key lives in the workflow's history, so it survives a crash
+   * of the API or the worker with it.
+   */
+  const updateWithStart = <R, A extends unknown[]>(update: UpdateDefinition<R, A>, draft: DraftStart, args: A, notFound?: ErrorCode, updateId?: string): Promise<R> =>
     call(
       () =>
         deps.client.workflow.executeUpdateWithStart(update, {
           args,
+          ...(updateId ? { updateId } : {}),
           startWorkflowOperation: new WithStartWorkflowOperation<typeof consignmentWorkflow>(WORKFLOW_TYPE, startOptions(draft)),
         }),
       notFound,
     );
+  /** The outcome of an update sent earlier with `updateId`, if the workflow has it (undefined: no such update). */
+  const earlierUpdate = async <R>(uuid: string, updateId: string): Promise<{ result: R } | undefined> => {
+    try {
+      return { result: await handle(uuid).getUpdateHandle<R>(updateId).result() };
+    } catch (error) {
+      // The update ran and was refused: that refusal is its outcome. Anything else (no such update, no such workflow): none.
+      if (error instanceof WorkflowUpdateFailedError) throw toDomainError(error);
+      return undefined;
+    }
+  };
 
   return {
     /**
@@ -126,9 +142,15 @@ export function createConsignmentStarter(deps: ConsignmentStarterDeps) {
 
     update: (draft: DraftStart, patch: DraftInput): Promise<ConsignmentRecord> => updateWithStart(updateDraftUpdate, draft, [patch]),
 
-    process: (draft: DraftStart, request: ProcessRequest): Promise<ProcessResult> => updateWithStart(processDraftUpdate, draft, [request], 'NOT_DRAFT'),
+    process: (draft: DraftStart, request: ProcessRequest, updateId?: string): Promise<ProcessResult> => updateWithStart(processDraftUpdate, draft, [request], 'NOT_DRAFT', updateId),
 
-    cancel: (draft: DraftStart): Promise<{ consignmentId: number; status: number }> => updateWithStart(cancelUpdate, draft, []),
+    /** What the processing sent with `updateId` answered, when the workflow has it. */
+    processed: (uuid: string, updateId: string) => earlierUpdate<ProcessResult>(uuid, updateId),
+
+    cancel: (draft: DraftStart, updateId?: string): Promise<{ consignmentId: number; status: number }> => updateWithStart(cancelUpdate, draft, [], undefined, updateId),
+
+    /** What the cancellation sent with `updateId` answered, when the workflow has it. */
+    cancelled: (uuid: string, updateId: string) => earlierUpdate<{ consignmentId: number; status: number }>(uuid, updateId),
 
     deleteDraft: (draft: DraftStart): Promise<{ consignmentId: number }> => updateWithStart(deleteDraftUpdate, draft, []),
 

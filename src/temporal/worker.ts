@@ -1,8 +1,16 @@
 import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode, type LogLevel, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { existsSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createActivities, type ActivityDeps } from '../../activities';
 
 export const WORKFLOWS_PATH = require.resolve('../../workflows');
+/**
+ * The workflow bundle `npm run build` writes beside the compiled code (dist/workflow-bundle.js): a compiled
+ * worker loads it instead of bundling the workflows with webpack at every start. From source it is absent.
+ */
+export const PREBUILT_WORKFLOW_BUNDLE = join(__dirname, '..', '..', 'workflow-bundle.js');
 
 export function buildWorkflowBundle(): Promise<WorkflowBundleWithSourceMap> {
   return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: undefined });
@@ -29,37 +37,68 @@ export interface RunningWorker {
 }
 
 let runtimeInstalled = false;
+/** Where the SDK's own Prometheus exporter listens (loopback), when this process installed the runtime with it. */
+let sdkMetricsUrl: string | undefined;
 
 /**
- * Routes the SDK's logs into our pino logger (WARN and above) and leaves SIGINT/SIGTERM to our own
- * shutdown, which stops the API first and the dev server last. Once per process.
+ * Routes the SDK's logs into our pino logger (WARN and above), leaves SIGINT/SIGTERM to our own shutdown,
+ * which stops the API first and the dev server last, and has the SDK export its worker metrics (task slots,
+ * polls, latencies) on a loopback port that our `/metrics` appends. Once per process.
  */
-export function installTemporalRuntime(logger?: Logger): void {
+export async function installTemporalRuntime(logger?: Logger): Promise<void> {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   const forward = (entry: { level: LogLevel; message: string; meta?: unknown }) => {
     const level = entry.level === 'ERROR' ? 'error' : 'warn';
     logger?.[level]({ temporal: entry.meta }, entry.message);
   };
+  const bindAddress = `127.0.0.1:${await freePort()}`;
   try {
-    Runtime.install({ logger: new DefaultLogger('WARN', forward), shutdownSignals: [] });
+    Runtime.install({ logger: new DefaultLogger('WARN', forward), shutdownSignals: [], telemetryOptions: { metrics: { prometheus: { bindAddress, countersTotalSuffix: true } } } });
+    sdkMetricsUrl = `http://${bindAddress}/metrics`;
   } catch {
     // already installed in this process (e.g. by another test file sharing the Jest worker)
   }
 }
 
+/** The Temporal SDK's worker metrics in Prometheus text, or '' when this process does not export them. */
+export async function temporalSdkMetrics(): Promise<string> {
+  if (!sdkMetricsUrl) return '';
+  const res = await fetch(sdkMetricsUrl, { signal: AbortSignal.timeout(2_000) });
+  return res.ok ? await res.text() : '';
+}
+
+/** A TCP port free on the loopback right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
-  installTemporalRuntime(options.logger);
+  await installTemporalRuntime(options.logger);
   const connection = await NativeConnection.connect({ address: options.address });
   const worker = await Worker.create({
     connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     activities: createActivities(options.deps),
-    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    ...(options.workflowBundle
+      ? { workflowBundle: options.workflowBundle }
+      : existsSync(PREBUILT_WORKFLOW_BUNDLE)
+        ? { workflowBundle: { codePath: PREBUILT_WORKFLOW_BUNDLE } }
+        : { workflowsPath: WORKFLOWS_PATH }),
     maxConcurrentWorkflowTaskExecutions: 100,
     maxConcurrentLocalActivityExecutions: 100,
     maxCachedWorkflows: options.maxCachedWorkflows ?? 250,
+    // On shutdown the worker stops polling and lets activities in flight finish (a carrier booking, a webhook
+    // POST) before it asks them to cancel; it still waits for them after that.
+    shutdownGraceTime: '20s',
   });
   const done = worker.run().finally(() => connection.close().catch(() => undefined));
   done.catch((error: unknown) => options.logger?.error({ err: error }, 'worker stopped with an error'));

@@ -7,6 +7,7 @@ import { startTestService, type TestService } from '../support/test-service';
 
 /** A carrier without push: the lifecycle workflow must poll it. Its tracking feed is scripted by the test. */
 class PollingCarrier implements Carrier {
+  readonly kind = 'polling-test';
   readonly id = 9;
   readonly name = 'Polling Test Carrier';
   readonly logoUrl = 'http://consignflow.test/logo-9.svg';

@@ -109,6 +109,7 @@ describe('every operation answers as documented', () => {
     await call('getOpenApiDocument', {});
     await call('getHealth', {});
     await call('getReadiness', {});
+    await call('getMetrics', {});
     await call('searchAddresses', { url: '/api/v1/address/search?countryIso2=TR&keyword=kadikoy&searchFields[]=city', apiKey: key });
     await call('searchAddresses', { url: '/api/v1/address/search?countryIso2=XX', apiKey: key, lang: 'tr' });
     await call('listProviders', { apiKey: key });
@@ -135,6 +136,9 @@ describe('every operation answers as documented', () => {
     await call('updateDraft', { params: { id: 'abc' }, ...json({}), apiKey: key });
     await call('processDraft', { params: { id: created.id }, apiKey: key });
     await call('processDraft', { params: { id: created.id }, apiKey: key }); // no longer a draft: 409
+    // An Idempotency-Key used again with another body: 422, on processing and cancelling as on creation.
+    await call('processDraft', { params: { id: created.id }, ...json({ label_format: 'zpl' }), headers: { ...json({}).headers, 'idempotency-key': 'oas-p' }, apiKey: key });
+    await call('processDraft', { params: { id: created.id }, ...json({ label_format: 'pdf' }), headers: { ...json({}).headers, 'idempotency-key': 'oas-p' }, apiKey: key });
     await call('updateDraft', { params: { id: created.id }, ...json({}), apiKey: key }); // 409
     await call('deleteDraft', { params: { id: created.id }, apiKey: key }); // not a draft: 409
     const doomed = dataOf<{ id: number }>(await call('createDraft', { ...json({ ...body, reference_no: 'OAS-DEL' }), apiKey: key }));
@@ -158,11 +162,24 @@ describe('every operation answers as documented', () => {
     await call('pushCarrierEvents', { params: { id: 1 }, ...json({ events: [] }) });
     await call('receiveAccountStatusWebhook', { params: { provider_id: 5 }, ...json({}) });
 
+    // Merged labels and customs documents
+    await call('mergeLabels', { ...json({ consignments: [created.id, 'CF00000000000'], layout: 'a4' }), apiKey: key });
+    await call('mergeLabels', { ...json({ consignments: [created.id], format: 'zpl' }), apiKey: key });
+    await call('mergeLabels', { ...json({ consignments: [987654] }), apiKey: key }); // none has a label: 409
+    await call('mergeLabels', { ...json({ consignments: [] }), apiKey: key });
+    const abroad = { ...body, reference_no: 'OAS-INTL', consignee: { ...body.consignee, country: 'DE', city: 'Berlin', postal_code: '10115' }, packages: [{ ...body.packages[0], items: [{ description: 'Kilim', gtip: '630493000000', origin: 'TR', currency_code: 'EUR', unit_price: 20, quantity: 1 }] }] };
+    const international = dataOf<{ id: number }>(await call('createDraft', { ...json(abroad), apiKey: key }));
+    await call('customsDocument', { params: { id: international.id, file: 'cn22.pdf' }, apiKey: key });
+    await call('customsDocument', { params: { id: international.id, file: 'cn23.pdf' }, apiKey: key }); // 409
+    await call('customsDocument', { params: { id: 987654, file: 'proforma.pdf' }, apiKey: key });
+
     // Cancel: a draft at once, then again (409)
     const other = dataOf<{ id: number }>(await call('createDraft', { ...json({ ...body, reference_no: 'OAS-3' }), apiKey: key }));
     await call('cancelConsignment', { params: { value: String(other.id) }, apiKey: key });
     await call('cancelConsignment', { params: { value: 'OAS-3' }, apiKey: key });
     await call('cancelConsignment', { params: { value: 'NOPE' }, apiKey: key });
+    await call('cancelConsignment', { params: { value: 'OAS-3' }, headers: { 'idempotency-key': 'oas-c' }, apiKey: key });
+    await call('cancelConsignment', { params: { value: 'OAS-3' }, ...json({ reason: 'x' }), headers: { ...json({}).headers, 'idempotency-key': 'oas-c' }, apiKey: key });
 
     // Webhooks
     const hook = { description: 'status changes', endpoint: 'http://127.0.0.1:9/hook', subscribedEvent: 'consignment.status.updated', securityType: 'header', dataType: 'JSON', data: '', securityData: [], status: 0 };
@@ -206,6 +223,11 @@ describe('every operation answers as documented', () => {
     await call('getImport', { params: { id: 'nope' }, apiKey: key });
     await call('listImportErrors', { params: { id: imported.id }, apiKey: key });
     await call('listImportErrors', { url: `/api/v1/imports/${imported.id}/errors?format=csv`, apiKey: key });
+    await call('listImportCorrections', { params: { id: imported.id }, apiKey: key });
+    await call('listImportCorrections', { params: { id: 'nope' }, apiKey: key });
+    await call('importLabels', { params: { id: imported.id }, apiKey: key }); // its drafts have no labels: 409
+    await call('importLabels', { url: `/api/v1/imports/${imported.id}/labels?format=zpl&layout=a4`, apiKey: key });
+    await call('importLabels', { params: { id: 'nope' }, apiKey: key });
     const cancelled = await call('cancelImport', { params: { id: imported.id }, apiKey: key });
     expect([200, 409]).toContain(cancelled.statusCode);
 

@@ -399,7 +399,11 @@ describe('delivery', () => {
     const again = await waitFor('redelivery', () => deliveredTo('/hooks/redeliver').filter((r) => r.body.id === first.body.id)[1]);
     expect(again.raw).toBe(first.raw);
     expect(signatureIsValid(hook.secret, again)).toBe(true);
-    const log = (await api('GET', `/webhooks/${hook.webhook_id}/deliveries?event_id=${first.body.id}`)).json().data;
+    // The attempt is logged once the receiver has answered: the receiver can see the request first.
+    const log = await waitFor('the redelivery logged', async () => {
+      const data = (await api('GET', `/webhooks/${hook.webhook_id}/deliveries?event_id=${first.body.id}`)).json().data;
+      return data.results.length === 2 && data;
+    });
     expect(log.results.map((a: { attempt: number; redelivery: boolean }) => [a.attempt, a.redelivery])).toEqual([
       [2, true],
       [1, false],

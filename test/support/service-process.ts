@@ -13,16 +13,16 @@ const ROOT = join(__dirname, '..', '..');
  * What `npm start` runs, to run it without npm's process in between: its environment settings (the
  * `NAME=value` words of `exec env … node`) and node's arguments (V8 heap limits included).
  */
-export function startCommand(): { env: Record<string, string>; args: string[] } {
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const words = pkg.scripts.start.split(/\s+/);
+export function startCommand(script = 'start'): { env: Record<string, string>; args: string[] } {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const words = pkg.scripts[script].split(/\s+/);
   const env: Record<string, string> = {};
   if (words[0] === 'exec' && words[1] === 'env') words.splice(0, 2);
   while (/^[A-Z_]+=/.test(words[0])) {
     const [name, value] = words.shift()!.split('=');
     env[name] = value;
   }
-  if (words.shift() !== 'node') throw new Error(`npm start does not run node: ${pkg.scripts.start}`);
+  if (words.shift() !== 'node') throw new Error(`npm run ${script} does not run node: ${pkg.scripts[script]}`);
   return { env, args: words };
 }
 
@@ -108,13 +108,13 @@ export async function serviceFixture(name: string, apiKey: string, extraEnv: Rec
     /** starts the service; `overrides` change settings for this start only (same ports, DATA_DIR and database) */
     start: (viaNpm = false, overrides: Record<string, string> = {}) => spawnService({ ...env, ...overrides }, viaNpm),
     waitHealthy: (child: ReturnType<typeof spawnService>) => waitHealthy(base, child),
-    async api<T = { id: number; status: number } & Record<string, unknown>>(method: string, path: string, body?: unknown) {
+    async api<T = { id: number; status: number } & Record<string, unknown>>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
       const res = await fetch(`${base}${path}`, {
         method,
-        headers: { apikey: apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
+        headers: { apikey: apiKey, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
         body: body ? JSON.stringify(body) : undefined,
       });
-      return { status: res.status, json: (await res.json()) as { status: boolean; data: T } };
+      return { status: res.status, headers: res.headers, json: (await res.json()) as { status: boolean; data: T } };
     },
     /** SIGTERM, then the exit code once the process (and its dev server child) has stopped */
     stop(child: ChildProcess): Promise<number | null> {

@@ -1,10 +1,12 @@
 import type { Caller } from '../../db/customers.repository';
+import { applicableCustomsDocuments } from '../../customs/customs-data';
+import type { SdrRates } from '../../customs/sdr';
 import type { DocumentRecord } from '../../db/documents.repository';
 import type { LabelSummary } from '../../db/labels.repository';
 import type { ConsignmentRecord, HistoryEntry, StoredPackage } from '../../domain/consignment';
 import { resolveCountry } from '../../domain/countries';
 import type { PartyInput } from '../../domain/draft';
-import { STATUS, statusMessage, statusName } from '../../domain/statuses';
+import { statusMessage, statusName } from '../../domain/statuses';
 import type { Locale } from '../../i18n/messages';
 import { z } from 'zod';
 import { answerSchema } from '../openapi/operation';
@@ -261,16 +263,18 @@ export interface DetailContext {
   /** the consignment's provider, looked up by the caller */
   provider: ProviderInfo | undefined;
   locale: Locale;
+  /** SDR rates of the operator's setting (CUSTOMS_SDR_RATES), for which customs documents apply */
+  sdrRates?: SdrRates;
 }
 
 /**
  * the API (docs/api.md), filled as far as the consignment's stage allows: a draft has no barcode, labels or costs yet
- * (costs are 0 in TRY, the service currency, until a carrier is booked). Customs documents (CN22, CN23,
- * proforma) are possible for a processed, not cancelled, international consignment.
+ * (costs are 0 in TRY, the service currency, until a carrier is booked). `permissions` name the customs
+ * documents that apply (applicableCustomsDocuments), as GET /consignments/{id}/documents/{kind}.pdf honours them.
  */
 export function toDetailResponse(c: ConsignmentRecord, ctx: DetailContext): z.output<typeof DetailAnswer> {
   const provider = ctx.provider && { id: ctx.provider.id, name: ctx.provider.name, logo: ctx.provider.logo };
-  const customs = c.consignment_type === 2 && c.processed_at !== null && c.status !== STATUS.CANCELLED;
+  const customs = applicableCustomsDocuments(c, ctx.sdrRates);
   return {
     id: c.id,
     uuid: c.uuid,
@@ -327,9 +331,9 @@ export function toDetailResponse(c: ConsignmentRecord, ctx: DetailContext): z.ou
     currency_code: c.currency_code,
     currency_rate: c.currency_rate,
     permissions: {
-      can_create_cn22: customs,
-      can_create_cn23: customs,
-      can_create_proforma_invoice: customs,
+      can_create_cn22: customs.cn22,
+      can_create_cn23: customs.cn23,
+      can_create_proforma_invoice: customs.proforma,
       can_send_to_provider_manually: false,
       can_recheck_manually: false,
     },

@@ -2,17 +2,15 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { STATUS_WEBHOOK_HEADER } from '../../carriers/consignment-api';
 import { DELETED_EVENT, deletedEventSchema, STATUS_UPDATED_EVENT, statusEventSchema } from '../../domain/webhook';
+import { PACKAGE_VERSION } from '../../project-root';
 import { answerSchema, components, componentRef, operation } from './operation';
 
 /** Where the document and the reference page are served. */
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 export const REFERENCE_PAGE_PATH = '/docs';
 
-const PACKAGE_VERSION = (JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
 
 answerSchema('StatusEvent', statusEventSchema, { description: 'The body of a status change delivery (docs/webhooks.md).' });
 answerSchema('DeletedEvent', deletedEventSchema, { description: 'The body of a draft deletion delivery (docs/webhooks.md).' });

@@ -194,6 +194,8 @@ export function operation(op: Operation): FastifySchema & Record<string, unknown
   if (op.access !== 'public' && op.access !== 'signedLink') errorStatuses.add(401);
   if (op.body) [413, 415].forEach((s) => errorStatuses.add(s));
   if (op.rateLimited) errorStatuses.add(429);
+  // An Idempotency-Key used before with another body.
+  if (op.idempotent) errorStatuses.add(422);
 
   const response: Record<string, unknown> = {};
   for (const [status, answer] of Object.entries(op.answers)) {

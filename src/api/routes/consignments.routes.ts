@@ -1,5 +1,7 @@
 import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from 'fastify';
 import type { Caller } from '../../db/customers.repository';
+import type { Queryable } from '../../db/database';
+import { idempotent } from '../plugins/idempotency';
 import { consignmentListQuery, parseConsignmentListQuery } from '../../domain/consignment-filter';
 import { DomainError } from '../../domain/errors';
 import { pageResponse } from '../../domain/pagination';
@@ -7,6 +9,7 @@ import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
 import type { LabelLinks } from '../../labels/label-links';
 import { toDetailResponse, type ProviderDirectory, type ProviderInfo } from '../mappers/consignment.mapper';
 import type { ConsignmentService } from '../../services/consignments.service';
+import { CUSTOMS_DOCUMENT_KINDS, type CustomsService } from '../../services/customs.service';
 import { z } from 'zod';
 import { idParam, parseId, textParam } from './params';
 import { DetailAnswer } from '../mappers/consignment.mapper';
@@ -51,11 +54,25 @@ const cancel = operation({
   tags: ['Consignments'],
   access: 'apiKey',
   params: z.object({ value: textParam('the id, the service barcode or the reference') }),
+  idempotent: true,
   answers: { 200: { description: 'Cancelled.', schema: envelope('CancelAnswer', z.object({ consignment: z.int() })) } },
   errors: [404, 409, 503],
 });
 
+const customsDocument = operation({
+  operationId: 'customsDocument',
+  summary: 'A customs document of a consignment',
+  description:
+    "`cn22.pdf` (contents declared up to 300 SDR), `cn23.pdf` (above) or `proforma.pdf` (the proforma invoice), made from the consignment's items, parties and invoice number, in the language of `Accept-Language` (Turkish or English). The lookup's `permissions` say which apply; another is 409 with the reason. International consignments with items only, drafts included (to check the papers before shipping); not cancelled ones.",
+  tags: ['Consignments'],
+  access: 'apiKey',
+  params: z.object({ id: idParam, file: z.enum(['cn22.pdf', 'cn23.pdf', 'proforma.pdf']).meta({ description: 'the document' }) }),
+  answers: { 200: { description: 'The document.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } } },
+  errors: [404, 409],
+});
+
 export interface ConsignmentRouteDeps {
+  db: Queryable;
   consignments: ConsignmentService;
   providers: ProviderDirectory;
   labelLinks: LabelLinks;
@@ -63,6 +80,7 @@ export interface ConsignmentRouteDeps {
   lookupLimit?: preHandlerAsyncHookHandler;
   /** rate limit of the list, when configured */
   listLimit?: preHandlerAsyncHookHandler;
+  customs: CustomsService;
 }
 
 /** the API (docs/api.md): cancellation, and lookups by reference and by id, scoped to the caller's customer. */
@@ -82,6 +100,7 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): FastifyPluginAsyn
         locale: request.locale,
         labelUrl: deps.labelLinks.url,
         documentUrl: deps.labelLinks.documentUrl,
+        sdrRates: deps.customs.rates,
       });
     const preHandler = deps.lookupLimit ? [deps.lookupLimit] : [];
 
@@ -106,11 +125,22 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): FastifyPluginAsyn
       return { status: true, message: null, data: await detail(found, request) };
     });
 
-    app.post<{ Params: { value: string } }>('/consignments/:value/cancel', { schema: cancel }, async (request) => {
+    app.get<{ Params: { id: string; file: string } }>('/consignments/:id/documents/:file', { schema: customsDocument }, async (request, reply) => {
+      const id = parseId(request.params.id, 'consignment_id');
+      const kind = CUSTOMS_DOCUMENT_KINDS.find((k) => request.params.file === `${k}.pdf`);
+      if (!kind) throw new DomainError('CUSTOMS_DOCUMENT_UNKNOWN');
+      const { pdf, fileName } = await deps.customs.document(request.caller, id, kind, request.locale);
+      return reply.type('application/pdf').header('content-disposition', `inline; filename="${fileName}"`).header('cache-control', 'private, no-store').send(pdf);
+    });
+
+    app.post<{ Params: { value: string } }>('/consignments/:value/cancel', { schema: cancel }, async (request, reply) => {
       const value = request.params.value.trim();
       if (!value || value.length > 255) throw new DomainError('CONSIGNMENT_NOT_FOUND');
-      const result = await deps.consignments.cancel(request.caller, value);
-      return { status: true, message: translate(SUCCESS_MESSAGES.CONSIGNMENT_CANCELLED, request.locale), data: result };
+      const keyed = request.headers['idempotency-key'] !== undefined;
+      return idempotent(deps.db, request, reply, `cancel:${value}`, async (uuid) => {
+        const result = await deps.consignments.cancel(request.caller, value, keyed ? `cancel-${uuid}` : undefined);
+        return { status: 200, body: { status: true, message: translate(SUCCESS_MESSAGES.CONSIGNMENT_CANCELLED, request.locale), data: result } };
+      });
     });
   };
 }

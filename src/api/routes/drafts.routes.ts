@@ -77,6 +77,7 @@ const processDraft = operation({
     { description: 'Optional: draft fields to apply before processing (all or nothing), and the label format.' },
   ),
   bodyOptional: true,
+  idempotent: true,
   answers: {
     200: {
       description: 'Processed: the barcode, tracking and the label.',
@@ -126,15 +127,19 @@ export function draftRoutes(deps: { db: Queryable; consignments: ConsignmentServ
     });
 
     // The body is optional (docs/api.md). Extension: `label_format` "pdf" (default) or "zpl" for thermal printers.
-    app.post<{ Params: { id: string } }>('/consignments/draft/:id/start-process', { schema: processDraft }, async (request) => {
+    app.post<{ Params: { id: string } }>('/consignments/draft/:id/start-process', { schema: processDraft }, async (request, reply) => {
       const id = parseId(request.params.id, 'draft_consignment_id');
       const body = request.body === undefined ? {} : request.body;
       if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_TYPE', params: { type: 'object' } }]);
       const { label_format: format = 'pdf', ...fields } = body as Record<string, unknown>;
       if (!(LABEL_FORMATS as readonly unknown[]).includes(format)) throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_CHOICE', field: 'label_format' }]);
       const patch = request.body === undefined || Object.keys(fields).length === 0 ? null : parseDraftInput(fields, 'update');
-      const outcome = await deps.consignments.processDraft(request.caller, id, patch, format as LabelFormat);
-      return { status: true, message: translate(SUCCESS_MESSAGES.DRAFT_PROCESSED, request.locale), data: outcome };
+      // With an Idempotency-Key the key names the workflow update too: a retry, even after a crash, gets the first outcome.
+      const keyed = request.headers['idempotency-key'] !== undefined;
+      return idempotent(deps.db, request, reply, `process:${id}`, async (uuid) => {
+        const outcome = await deps.consignments.processDraft(request.caller, id, patch, format as LabelFormat, keyed ? { updateId: `process-${uuid}` } : {});
+        return { status: 200, body: { status: true, message: translate(SUCCESS_MESSAGES.DRAFT_PROCESSED, request.locale), data: outcome } };
+      });
     });
   };
 }

@@ -23,17 +23,22 @@ export interface HealthReport {
 }
 export type HealthCheck = () => Promise<HealthReport>;
 
-/** `/healthz` and `/readyz`: 200 only when the database, Temporal and a worker are all up; 503 naming what is down. */
-export function healthRoutes(check: HealthCheck): FastifyPluginAsync {
+/**
+ * `/healthz` and `/readyz`: 200 only when the database, Temporal and a worker are all up; 503 naming what is
+ * down. From the moment the process starts stopping, `/readyz` is 503 "shutting down" while `/healthz` stays 200.
+ */
+export function healthRoutes(check: HealthCheck, isDraining: () => boolean = () => false): FastifyPluginAsync {
   return async (app) => {
-    const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const handler = (readiness: boolean) => async (request: FastifyRequest, reply: FastifyReply) => {
       const report = await check();
       const down = (Object.keys(report) as (keyof HealthReport)[]).filter((part) => !report[part]);
-      if (down.length === 0) return { status: true, message: null, data: report };
-      const envelope = errorEnvelope(down.map((field) => ({ code: 'SERVICE_UNAVAILABLE' as const, field })), request.locale);
-      return reply.code(503).send({ ...envelope, data: report });
+      // Stopping: not ready for new traffic (the load balancer turns away), though still alive.
+      const draining = readiness && isDraining();
+      if (down.length === 0 && !draining) return { status: true, message: null, data: report };
+      const issues = [...(draining ? [{ code: 'SHUTTING_DOWN' as const }] : []), ...down.map((field) => ({ code: 'SERVICE_UNAVAILABLE' as const, field }))];
+      return reply.code(503).send({ ...errorEnvelope(issues, request.locale), data: report });
     };
-    app.get('/healthz', { schema: health('getHealth', 'Liveness') }, handler);
-    app.get('/readyz', { schema: health('getReadiness', 'Readiness') }, handler);
+    app.get('/healthz', { schema: health('getHealth', 'Liveness') }, handler(false));
+    app.get('/readyz', { schema: health('getReadiness', 'Readiness') }, handler(true));
   };
 }

@@ -55,6 +55,21 @@ const startImport = operation({
   links: { 202: Object.fromEntries(['getImport', 'listImportErrors', 'cancelImport'].map((id) => [id, { id: '$response.body#/data/id' }])) },
   errors: [422, 503],
 });
+const importCorrections = operation({
+  ...base,
+  operationId: 'listImportCorrections',
+  summary: 'What address resolution corrected, row by row',
+  description: "With the import option `address_resolver_type` 1 or 2: each party field of an order that the address data corrected (state, city, postal code), with the order's first row. Each is also an entry in the consignment's history.",
+  params: importId,
+  query: pageQuery({ defaultLimit: 100, maxLimit: 1000 }),
+  answers: {
+    200: {
+      description: 'The corrections.',
+      schema: envelope('ImportCorrectionListAnswer', page(z.object({ row: z.int(), order: z.string().nullable(), field: z.string(), from: z.string().nullable(), to: z.string() }))),
+    },
+  },
+  errors: [404],
+});
 const listImports = operation({
   ...base,
   operationId: 'listImports',
@@ -214,6 +229,12 @@ export function importRoutes(deps: { db: Queryable; imports: ImportService }): F
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="import-${record.id}-errors.csv"`)
         .send(Readable.from(lines()));
+    });
+
+    app.get<{ Params: { id: string } }>('/imports/:id/corrections', { schema: importCorrections }, async (request) => {
+      const page = parsePageRequest(request.query, { defaultLimit: 100, maxLimit: 1000 });
+      const { entries, total } = await deps.imports.corrections(request.caller, request.params.id, page);
+      return { status: true, message: null, data: pageResponse(entries, page, total) };
     });
 
     app.post<{ Params: { id: string } }>('/imports/:id/cancel', { schema: cancelImport }, async (request) => {

@@ -31,13 +31,13 @@ const carrierOptions = () => ({
   http,
   now: () => NOW,
 });
-const carrier = (overrides: { password?: string; labelFormat?: 'pdf' | 'zpl' } = {}) =>
+const carrier = (overrides: { password?: string; labelFormat?: 'pdf' | 'zpl'; paperlessTrade?: boolean } = {}) =>
   new DhlExpressCarrier({
     providerId: 1002,
     name: 'DHL Express',
     logoUrl: 'http://consignflow.test/api/v1/providers/1002/logo.svg',
     credentials: { username: dhl.username, password: overrides.password ?? dhl.password, account_number: '123456789' },
-    settings: { base_url: dhl.baseUrl },
+    settings: { base_url: dhl.baseUrl, ...(overrides.paperlessTrade !== undefined && { paperless_trade: overrides.paperlessTrade }) },
     http,
     now: () => NOW,
   });
@@ -100,6 +100,31 @@ describe('DhlExpressCarrier', () => {
     expect(booking.carrierReference).toBe(booking.trackingCode);
     expect(booking.label?.contentType).toBe('application/pdf');
     expect(booking.label!.content.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('sends the proforma invoice with the booking under Paperless Trade (service WY, image PNV) when the account has it, and only abroad', async () => {
+    const asked: string[] = [];
+    const customsDocument = async (kind: 'cn22' | 'cn23' | 'proforma') => {
+      asked.push(kind);
+      return Buffer.from('%PDF-1.7 proforma');
+    };
+    await carrier({ paperlessTrade: true }).book(request('international', { customsDocument }));
+    const [sent] = shipmentRequests();
+    expect(sent.validationErrors).toEqual([]);
+    const body = sent.body as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    expect(asked).toEqual(['proforma']);
+    expect(body.valueAddedServices).toEqual([{ serviceCode: 'WY' }]);
+    expect(body.documentImages).toEqual([{ typeCode: 'PNV', imageFormat: 'PDF', content: Buffer.from('%PDF-1.7 proforma').toString('base64') }]);
+
+    // Without the account setting, or at home, no document is made or sent.
+    dhl.reset();
+    await carrier().book(request('international', { customsDocument }));
+    await carrier({ paperlessTrade: true }).book(request('domestic', { customsDocument }));
+    expect(asked).toEqual(['proforma']);
+    for (const r of shipmentRequests()) {
+      expect((r.body as Record<string, unknown>).valueAddedServices).toBeUndefined();
+      expect((r.body as Record<string, unknown>).documentImages).toBeUndefined();
+    }
   });
 
   it('books a domestic shipment with the domestic product, no customs declaration, and a ZPL label when asked', async () => {

@@ -9,6 +9,7 @@ function fixed(id: number, quote: Omit<Quote, 'providerId'> | null): Carrier {
   return {
     id,
     name: `fixed ${id}`,
+    kind: 'fixed-test',
     logoUrl: `https://x.example/${id}.svg`,
     supportsCancelInTransit: true,
     supportsPush: false,

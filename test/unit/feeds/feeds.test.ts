@@ -260,8 +260,10 @@ describe('import options', () => {
       process: false,
       preference: null,
       provider_id: null,
+      address_resolver_type: null,
       consignor: { name: 'Depo', country: 'TR' },
       package: { weight: 2 },
     });
+    expect(parseImportOptions({ preset: 'generic', address_resolver_type: 1 }).address_resolver_type).toBe(1);
   });
 });
