@@ -121,14 +121,21 @@ const MULTIPART_CODES: Record<string, ErrorCode> = {
 /** What busboy (under @fastify/multipart) throws, without a code, when the body is not well-formed multipart. */
 const BUSBOY_MALFORMED = /^((Part|Preamble) terminated early due to unexpected end of multipart data|Unexpected end of multipart data|Unexpected end of form|Multipart: Boundary not found|Boundary required|Malformed part header|Missing Content-Type-header\.|Unsupported Content-Type\.)$/;
 
+/** Socket errors of a connection to a dependency that is away. */
+const SOCKET_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNABORTED']);
+/**
+ * PostgreSQL's SQLSTATEs of a server stopping, restarting or recovering, or full: class 08 (connection
+ * exception), 57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now ("not yet accepting
+ * connections" while it replays its WAL), 53300 too many connections.
+ */
+const PG_UNAVAILABLE = /^(08...|57P0[123]|53300)$/;
+
 /** Faults of a dependency (Temporal, the database) that a retry may cure: 503, not 500. */
 function isUnavailable(error: unknown): boolean {
   const e = error as { code?: unknown; name?: string; message?: string };
   return (
     e?.code === 14 || // gRPC UNAVAILABLE
-    e?.code === 'ECONNREFUSED' ||
-    e?.code === 'ECONNRESET' ||
-    e?.code === '57P01' || // admin shutdown
+    (typeof e?.code === 'string' && (SOCKET_UNAVAILABLE.has(e.code) || PG_UNAVAILABLE.test(e.code))) ||
     e?.name === 'ServiceError' ||
     /connection (terminated|refused)|Connection is closed|Failed to connect/i.test(e?.message ?? '')
   );
