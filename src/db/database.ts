@@ -63,19 +63,27 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   pg.types.setTypeParser(1700, (v: string) => Number(v));
   const pool: Pool = new pg.Pool({ connectionString: url, max: poolSize });
   pool.on('error', () => undefined); // idle client errors surface on the next query instead of crashing
-  const inClient = async <T>(fn: (client: PoolClient) => Promise<T>) => {
+  // A checked-out client's connection lost between queries (a server restart, pg_terminate_backend) is an
+  // 'error' event on the client, which nobody hears while it is ours (the pool listens to idle ones only) and
+  // which would end the process. Listen while it is ours (`lost()` tells the cause); it is then destroyed,
+  // not pooled.
+  const inClient = async <T>(fn: (client: PoolClient, lost: () => Error | undefined) => Promise<T>) => {
     const client = await pool.connect();
+    let lost: Error | undefined;
+    const onError = (error: Error) => (lost = error);
+    client.on('error', onError);
     try {
-      return await fn(client);
+      return await fn(client, () => lost);
     } finally {
-      client.release();
+      client.off('error', onError);
+      client.release(lost);
     }
   };
   return {
     kind: 'postgres',
     query: async <T>(sql: string, params?: unknown[]) => ({ rows: (await pool.query(sql, params)).rows as T[] }),
     transaction: (fn) =>
-      inClient(async (client) => {
+      inClient(async (client, lost) => {
         await client.query('BEGIN');
         try {
           const result = await fn({ query: async <T>(sql: string, params?: unknown[]) => ({ rows: (await client.query(sql, params)).rows as T[] }) });
@@ -83,7 +91,9 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
           return result;
         } catch (error) {
           await client.query('ROLLBACK').catch(() => undefined);
-          throw error;
+          // The connection's loss is why it failed (a retry cures it), whatever the next query said of it
+          // (pg: "Client has encountered a connection error and is not queryable"); nothing was committed.
+          throw lost() ?? error;
         }
       }),
     withLock: (key, fn) =>
