@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,8 @@ import { openDatabase } from '../../src/db/database';
 import { BUILD_OUTPUTS } from '../../scripts/build';
 import { draftBody } from '../support/consignments';
 import { freePort } from '../support/ports';
-import { exited, startCommand } from '../support/service-process';
+import { buildOnce, runCompiled } from '../support/compiled-process';
+import { exited } from '../support/service-process';
 import { waitFor } from '../support/wait';
 
 /**
@@ -24,18 +25,14 @@ let databaseUrl: string;
 let dataDir: string;
 const children: ChildProcess[] = [];
 
-function run(script: 'api' | 'worker', env: Record<string, string>): ChildProcess & { output: () => string } {
-  const { env: scriptEnv, args } = startCommand(script);
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...scriptEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout?.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
-  child.stderr?.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
+const run = (script: 'api' | 'worker', env: Record<string, string>) => {
+  const child = runCompiled(script, env);
   children.push(child);
-  return Object.assign(child, { output: () => output });
-}
+  return child;
+};
 
 beforeAll(async () => {
-  execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'pipe' });
+  await buildOnce();
   const name = `cf_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
   const admin = await openDatabase({ url: SERVER_URL, poolSize: 1 });
   await admin.query(`CREATE DATABASE ${name}`);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,5 +20,7 @@ export default async function globalSetup(): Promise<void> {
   writeFileSync(bundlePath, bundle.code);
   process.env.TEST_TEMPORAL_ADDRESS = server.address;
   process.env.TEST_WORKFLOW_BUNDLE = bundlePath;
+  // names this run: test files that need `npm run build` build once per run (test/support/compiled-process.ts)
+  process.env.TEST_RUN_ID = randomUUID();
   (globalThis as { __temporalDevServer?: typeof server }).__temporalDevServer = server;
 }
