@@ -117,6 +117,14 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * Stops the dev server of `dataDir` left running by a process that was killed (its pid file names it): what a
+ * start does first, for a supervisor or a test that removes the folder afterwards.
+ */
+export function stopOrphanedDevServer(dataDir: string, log: (msg: string) => void = () => undefined): Promise<void> {
+  return stopOrphan(join(dataDir, 'temporal-dev.pid'), log);
+}
+
 async function stopOrphan(pidFile: string, log: (msg: string) => void): Promise<void> {
   let pid: number;
   try {

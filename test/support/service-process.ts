@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openDatabase, type Database } from '../../src/db/database';
+import { stopOrphanedDevServer } from '../../src/temporal/dev-server';
 import { freePort } from './ports';
 
 const ROOT = join(__dirname, '..', '..');
@@ -131,6 +132,8 @@ export async function serviceFixture(name: string, apiKey: string, extraEnv: Rec
       }
     },
     async cleanup() {
+      // A service killed with SIGKILL leaves its dev server running; it would outlive the folder.
+      await stopOrphanedDevServer(join(dataDir, 'temporal'));
       rmSync(dataDir, { recursive: true, force: true });
       if (serverUrl && databaseUrl) {
         const admin = await openDatabase({ url: serverUrl, poolSize: 1 });
