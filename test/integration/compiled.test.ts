@@ -4,10 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../../src/db/database';
 import { BUILD_OUTPUTS } from '../../scripts/build';
 import { draftBody } from '../support/consignments';
 import { freePort } from '../support/ports';
+import { scratchDatabase } from '../support/scratch-database';
 import { buildOnce, runCompiled } from '../support/compiled-process';
 import { exited } from '../support/service-process';
 import { waitFor } from '../support/wait';
@@ -21,7 +21,7 @@ import { waitFor } from '../support/wait';
 const ROOT = join(__dirname, '..', '..');
 const API_KEY = 'cf_compiledTestKey0000000000000001';
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
-let databaseUrl: string;
+let database: Awaited<ReturnType<typeof scratchDatabase>>;
 let dataDir: string;
 const children: ChildProcess[] = [];
 
@@ -33,22 +33,14 @@ const run = (script: 'api' | 'worker', env: Record<string, string>) => {
 
 beforeAll(async () => {
   await buildOnce();
-  const name = `cf_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-  const admin = await openDatabase({ url: SERVER_URL, poolSize: 1 });
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.close();
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  databaseUrl = url.toString();
+  database = await scratchDatabase(SERVER_URL);
   dataDir = mkdtempSync(join(tmpdir(), 'consignflow-compiled-'));
 }, 180_000);
 
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
-  const admin = await openDatabase({ url: SERVER_URL, poolSize: 1 });
-  await admin.query(`DROP DATABASE IF EXISTS ${new URL(databaseUrl).pathname.slice(1)} WITH (FORCE)`);
-  await admin.close();
+  await database?.drop();
 });
 
 describe('npm run build, then npm run api and npm run worker', () => {
@@ -64,7 +56,7 @@ describe('npm run build, then npm run api and npm run worker', () => {
     const common = {
       TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS!,
       TEMPORAL_TASK_QUEUE: `compiled-${randomUUID()}`,
-      DATABASE_URL: databaseUrl,
+      DATABASE_URL: database.url,
       DATA_DIR: dataDir,
       ADDRESS_COUNTRIES: 'none',
       LOG_LEVEL: 'warn',

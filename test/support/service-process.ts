@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { openDatabase, type Database } from '../../src/db/database';
 import { stopOrphanedDevServer } from '../../src/temporal/dev-server';
 import { freePort } from './ports';
+import { scratchDatabase } from './scratch-database';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -78,16 +78,8 @@ export function isAlive(pid: number): boolean {
 export async function serviceFixture(name: string, apiKey: string, extraEnv: Record<string, string> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), `consignflow-${name}-`));
   const serverUrl = process.env.DATABASE_URL;
-  let databaseUrl: string | undefined;
-  if (serverUrl) {
-    const dbName = `cf_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-    const admin = await openDatabase({ url: serverUrl, poolSize: 1 });
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.close();
-    const url = new URL(serverUrl);
-    url.pathname = `/${dbName}`;
-    databaseUrl = url.toString();
-  }
+  const scratch = serverUrl ? await scratchDatabase(serverUrl) : undefined;
+  const databaseUrl = scratch?.url;
   const [port, temporalPort, uiPort] = [await freePort(), await freePort(), await freePort()];
   const base = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
@@ -135,11 +127,7 @@ export async function serviceFixture(name: string, apiKey: string, extraEnv: Rec
       // A service killed with SIGKILL leaves its dev server running; it would outlive the folder.
       await stopOrphanedDevServer(join(dataDir, 'temporal'));
       rmSync(dataDir, { recursive: true, force: true });
-      if (serverUrl && databaseUrl) {
-        const admin = await openDatabase({ url: serverUrl, poolSize: 1 });
-        await admin.query(`DROP DATABASE IF EXISTS ${new URL(databaseUrl).pathname.slice(1)} WITH (FORCE)`);
-        await admin.close();
-      }
+      await scratch?.drop();
     },
   };
 }

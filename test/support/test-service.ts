@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config';
 import { createCustomer } from '../../src/db/customers.repository';
 import { openDatabase, type Database } from '../../src/db/database';
 import { startRuntime, type Runtime, type RuntimeOptions } from '../../src/runtime';
+import { scratchDatabase } from './scratch-database';
 
 /**
  * A test database: PGlite in memory by default, or a fresh database on the PostgreSQL server of
@@ -16,19 +17,14 @@ export async function openTestDatabase(): Promise<{ db: Database; url?: string; 
     const db = await openDatabase({});
     return { db, drop: () => db.close() };
   }
-  const name = `cf_test_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
-  const admin = await openDatabase({ url: serverUrl, poolSize: 1 });
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const db = await openDatabase({ url: url.toString(), poolSize: 20 });
+  const scratch = await scratchDatabase(serverUrl);
+  const db = await openDatabase({ url: scratch.url, poolSize: 20 });
   return {
     db,
-    url: url.toString(),
+    url: scratch.url,
     drop: async () => {
       await db.close();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.close();
+      await scratch.drop();
     },
   };
 }

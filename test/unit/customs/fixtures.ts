@@ -1,4 +1,5 @@
 import type { CustomsData, CustomsItem } from '../../../src/customs/customs.types';
+import { turkishLabel } from '../labels/fixtures';
 
 /** A Turkish shop sending to Germany: Turkish letters in names, places and descriptions, two currencies. */
 export function customsData(overrides: Partial<CustomsData> = {}): CustomsData {
@@ -7,14 +8,9 @@ export function customsData(overrides: Partial<CustomsData> = {}): CustomsData {
     referenceNo: 'SİP-2025/ğüşıöç-001',
     invoiceNumber: 'FTR-2025-000117',
     date: new Date('2025-03-14T22:30:00Z'),
+    // the label fixture's consignor, with what customs papers add to a label party
     sender: {
-      name: 'Işıklar Çiçekçilik Ltd. Şti.',
-      address: 'Bağdat Caddesi No: 42/3 Göztepe',
-      city: 'Kadıköy',
-      state: 'İstanbul',
-      postalCode: '34730',
-      countryIso2: 'TR',
-      phone: '+90 216 555 00 11',
+      ...turkishLabel().consignor,
       email: 'ihracat@isiklar.example',
       taxNumber: '4810012345',
     },
