@@ -1,12 +1,12 @@
-import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { CarrierBusyError, CarrierRefusedError, type Carrier } from '../src/carriers/carrier';
+import { CarrierBusyError, CarrierInputError, CarrierRefusedError, type Booking, type BookingRequest, type Carrier } from '../src/carriers/carrier';
 import { customsDataOf } from '../src/customs/customs-data';
 import { customsDocuments } from '../src/customs/customs-forms';
 import { renderCustomsDocument } from '../src/customs/customs-pdf';
 import type { SdrRates } from '../src/customs/sdr';
+import type { Logger } from 'pino';
 import type { Metrics } from '../src/metrics';
-import { findBooking, markBookingCancelled, saveBooking } from '../src/db/carrier-bookings.repository';
+import { closeIntent, findBooking, findIntents, markBookingCancelled, recordIntent, saveBooking, type BookingIntent } from '../src/db/carrier-bookings.repository';
 import type { Database } from '../src/db/database';
 import { DomainError } from '../src/domain/errors';
 import type { BookedShipment } from '../src/domain/shipment';
@@ -17,6 +17,8 @@ import { asActivity } from './failures';
 
 export interface CarrierActivityDeps {
   db: Database;
+  /** the process's logger (tracking failures and voided duplicates; never credentials) */
+  log?: Logger;
   providers: ProviderService;
   /** SDR rates for the CN22/CN23 choice (CUSTOMS_SDR_RATES); default the built-in table */
   sdrRates?: SdrRates;
@@ -34,6 +36,10 @@ function carrierCall<T>(fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (error) {
+      // Our data against the carrier's rules: a 400 naming each field, as the draft's own validation would.
+      if (error instanceof CarrierInputError) {
+        throw new DomainError('VALIDATION_FAILED', error.issues.map((i) => ({ code: 'CARRIER_FIELD' as const, field: i.field, params: { reason: i.reason } })));
+      }
       if (error instanceof CarrierRefusedError) throw new DomainError('CARRIER_REFUSED', { field: 'provider_id', params: { reason: error.reason } });
       if (error instanceof CarrierBusyError) throw ApplicationFailure.create({ message: error.message, type: 'CARRIER_BUSY', nextRetryDelay: error.retryAfterMs });
       throw error;
@@ -41,24 +47,15 @@ function carrierCall<T>(fn: () => Promise<T>): Promise<T> {
   });
 }
 
-/** The activity's attempt (1 outside an activity, e.g. when a test calls it directly). */
-function currentAttempt(): number {
-  try {
-    return Context.current().info.attempt;
-  } catch {
-    return 1;
-  }
-}
-
 /** Calls to carriers. Bookings are keyed by the consignment uuid, so a retry never books twice. */
-export function createCarrierActivities({ db, providers, sdrRates, metrics }: CarrierActivityDeps) {
+export function createCarrierActivities({ db, providers, sdrRates, metrics, log }: CarrierActivityDeps) {
   const carrierFor = async (providerId: number): Promise<Carrier> => {
     const carrier = await providers.carrierFor(providerId);
     if (!carrier) throw new DomainError('VALIDATION_FAILED', [{ code: 'PROVIDER_NOT_FOUND', field: 'provider_id', params: { provider_id: providerId } }]);
     return carrier;
   };
   /** One call to a carrier, counted by its kind, the operation and how it ended, and timed. */
-  const measured = async <T>(carrier: Carrier, operation: 'book' | 'track' | 'cancel', call: () => Promise<T>): Promise<T> => {
+  const measured = async <T>(carrier: Carrier, operation: 'book' | 'find' | 'track' | 'cancel', call: () => Promise<T>): Promise<T> => {
     const stop = metrics?.carrierDuration.startTimer({ carrier: carrier.kind, operation });
     let outcome = 'ok';
     try {
@@ -72,42 +69,128 @@ export function createCarrierActivities({ db, providers, sdrRates, metrics }: Ca
     }
   };
 
+  /**
+   * Saves the booking (the carrier's label with it) and closes its intent, then answers with what is stored.
+   * Another try that saved first wins: this booking is then a duplicate and is cancelled at the carrier.
+   */
+  const keep = async (uuid: string, carrier: Carrier, booking: Booking, notes: string[]): Promise<BookedShipment> => {
+    const booked: BookedShipment = {
+      providerId: carrier.id,
+      trackingCode: booking.trackingCode,
+      trackingUrl: booking.trackingUrl,
+      pickupBooked: booking.pickupBooked,
+      baseCost: booking.cost.baseCost,
+      currency: booking.cost.currency,
+      serviceName: booking.cost.serviceName,
+      carrierReference: booking.carrierReference ?? null,
+      carrierLabel: booking.label !== undefined,
+      ...(booking.pieceBarcodes?.length ? { pieceBarcodes: booking.pieceBarcodes } : {}),
+      ...(notes.length ? { notes } : {}),
+    };
+    // The carrier's label stays here (bytes do not belong in the workflow history); processing stores it.
+    await db.transaction(async (tx) => {
+      await saveBooking(tx, uuid, booked, booking.label);
+      await closeIntent(tx, uuid, carrier.id, 'booked');
+    });
+    const stored = (await findBooking(db, uuid))!;
+    if (stored.trackingCode !== booked.trackingCode || stored.providerId !== booked.providerId) {
+      const result = await measured(carrier, 'cancel', () => carrier.cancel({ bookingKey: uuid, trackingCode: booked.trackingCode, carrierReference: booked.carrierReference, inTransit: false }));
+      log?.warn({ providerId: carrier.id, carrier: carrier.kind, duplicate: booked.trackingCode, kept: stored.trackingCode, voided: result.accepted }, 'a concurrent try booked first: duplicate booking cancelled');
+    }
+    return stored;
+  };
+
+  /** Cancels a live stored booking with another carrier, so the consignment never holds two. */
+  const voidStored = async (uuid: string, stored: BookedShipment): Promise<string> => {
+    const other = await carrierFor(stored.providerId);
+    const result = await measured(other, 'cancel', () => other.cancel({ bookingKey: uuid, trackingCode: stored.trackingCode, carrierReference: stored.carrierReference, inTransit: false }));
+    if (!result.accepted) throw new DomainError('CARRIER_REFUSED', { field: 'provider_id', params: { reason: `the booking ${stored.trackingCode} with ${other.name} could not be cancelled: ${result.reason ?? 'refused'}` } });
+    await markBookingCancelled(db, uuid);
+    return `Earlier booking ${stored.trackingCode} with ${other.name} cancelled before booking with another carrier`;
+  };
+
+  /**
+   * An earlier try with another carrier that may have booked (its answer never came): what that carrier holds
+   * under its key is cancelled there, so moving to another carrier leaves no booking behind.
+   */
+  const releaseElsewhere = async (booking: BookingRequest, intent: BookingIntent): Promise<string[]> => {
+    const other = await carrierFor(intent.providerId).catch(() => undefined);
+    if (!other?.findBooking) {
+      await closeIntent(db, booking.bookingKey, intent.providerId, 'released');
+      return [];
+    }
+    let found;
+    try {
+      found = await measured(other, 'find', () => other.findBooking!(booking));
+    } catch (error) {
+      // A refusal to look is final for this try; a transient fault retries the whole booking.
+      if (!(error instanceof CarrierRefusedError)) throw error;
+      found = { state: 'unknown' as const, reason: error.reason };
+    }
+    await closeIntent(db, booking.bookingKey, intent.providerId, 'released');
+    if (found.state === 'found') {
+      const { trackingCode, carrierReference } = found.booking;
+      const result = await measured(other, 'cancel', () => other.cancel({ bookingKey: booking.bookingKey, trackingCode, carrierReference, inTransit: false }));
+      return [
+        result.accepted
+          ? `Earlier booking ${trackingCode} with ${other.name}, made by a try whose answer was lost, cancelled`
+          : `Earlier booking ${trackingCode} with ${other.name}, made by a try whose answer was lost, could not be cancelled: ${result.reason ?? 'refused'}`,
+      ];
+    }
+    if (found.state === 'unusable') return [`${other.name} holds an earlier booking (${found.trackingCodes.join(', ')}) made by a try whose answer was lost; left unused: ${found.reason}`];
+    if (found.state === 'unknown') return [`${other.name} could not be asked for an earlier booking (${found.reason})`];
+    return [];
+  };
+
   return {
+    /**
+     * Books exactly once (docs/carriers.md, "Booking exactly once"): a booking stored for the consignment is the
+     * answer; otherwise every earlier try that may have booked is looked up at its carrier first (the same
+     * carrier's booking is recovered, another carrier's is voided), the intent is recorded with the key the
+     * carrier is sent, and only then is the carrier asked. The answer is the booking as stored.
+     */
     bookShipment(request) {
       return carrierCall(async () => {
-        const existing = await findBooking(db, request.uuid);
-        if (existing && existing.providerId === request.providerId) return existing;
+        const stored = await findBooking(db, request.uuid);
+        if (stored && stored.providerId === request.providerId) return stored;
         const carrier = await carrierFor(request.providerId);
-        const booking = await measured(carrier, 'book', () => carrier.book({
+        const booking: BookingRequest = {
           bookingKey: request.uuid,
           shipment: request.shipment,
           serviceBarcode: request.serviceBarcode,
           draft: request.draft,
           reference: request.reference,
           labelFormat: request.labelFormat,
-          attempt: currentAttempt(),
           // Made here, not carried in the workflow: documents are bytes, and a history holds no bytes.
           customsDocument: async (kind) => {
             const data = customsDataOf(request.draft, { barcode: request.serviceBarcode, date: new Date(), carrierName: (await providers.describe(carrier.id))?.name ?? null });
             // In English: the language of the carrier and of the customs of the destination, more often than Turkish.
             return data && customsDocuments(data, sdrRates)[kind] ? renderCustomsDocument(kind, data, { lang: 'en' }) : undefined;
           },
-        }));
-        const booked: BookedShipment = {
-          providerId: carrier.id,
-          trackingCode: booking.trackingCode,
-          trackingUrl: booking.trackingUrl,
-          pickupBooked: booking.pickupBooked,
-          baseCost: booking.cost.baseCost,
-          currency: booking.cost.currency,
-          serviceName: booking.cost.serviceName,
-          carrierReference: booking.carrierReference ?? null,
-          carrierLabel: booking.label !== undefined,
-          ...(booking.pieceBarcodes?.length ? { pieceBarcodes: booking.pieceBarcodes } : {}),
         };
-        // The carrier's label stays here (bytes do not belong in the workflow history); processing stores it.
-        await saveBooking(db, request.uuid, booked, booking.label);
-        return booked;
+        const notes: string[] = [];
+        // A live booking with another carrier (processing moved on after a failure): voided before booking here.
+        if (stored) notes.push(await voidStored(request.uuid, stored));
+        const intents = await findIntents(db, request.uuid);
+        for (const intent of intents.filter((i) => i.state === 'open' && i.providerId !== request.providerId)) {
+          notes.push(...(await releaseElsewhere(booking, intent)));
+        }
+        if (intents.some((i) => i.providerId === request.providerId && i.state !== 'released') && carrier.findBooking) {
+          const found = await measured(carrier, 'find', () => carrier.findBooking!(booking));
+          if (found.state === 'found') {
+            notes.push(`Booking recovered: ${carrier.name} already held this consignment under ${carrier.sentKey(booking)} (${found.booking.trackingCode}); an earlier answer was lost`);
+            return keep(request.uuid, carrier, found.booking, notes);
+          }
+          if (found.state === 'unusable') {
+            notes.push(`${carrier.name} holds an earlier booking under ${carrier.sentKey(booking)} (${found.trackingCodes.join(', ')}) whose answer was lost; left unused: ${found.reason}`);
+          } else if (found.state === 'unknown') {
+            notes.push(`${carrier.name} could not be asked for an earlier booking under ${carrier.sentKey(booking)} (${found.reason}); booked again`);
+          }
+        }
+        // Durable before the call: whatever happens to the answer, a later try knows to look first.
+        await recordIntent(db, { bookingKey: request.uuid, providerId: carrier.id, sentKey: carrier.sentKey(booking) });
+        const made = await measured(carrier, 'book', () => carrier.book(booking));
+        return keep(request.uuid, carrier, made, notes);
       });
     },
 

@@ -27,6 +27,7 @@ import { processingIssues } from '../src/domain/processing';
 import type { ProcessingPlan, ShipmentSpec } from '../src/domain/shipment';
 import { requireDraft, STATUS, statusMessage, statusName } from '../src/domain/statuses';
 import type { Metrics } from '../src/metrics';
+import type { Logger } from 'pino';
 import { totals } from '../src/domain/weights';
 import { labelParty, type LabelData } from '../src/labels/label.types';
 import { renderPdfLabel } from '../src/labels/pdf-label';
@@ -42,6 +43,8 @@ export interface ConsignmentActivityDeps {
   providers: ProviderService;
   /** the process's metrics (consignments processed, cancelled, deleted; status changes) */
   metrics?: Metrics;
+  /** the process's logger */
+  log?: Logger;
 }
 
 /** The consignment; `forUpdate` locks its row for the rest of the transaction (changes of one consignment never interleave). */
@@ -72,7 +75,7 @@ function toDraftInput(record: ConsignmentRecord): DraftInput {
 }
 
 /** Read-model writes of the consignment lifecycle. Each is one transaction and safe to retry. */
-export function createConsignmentActivities({ db, carriers, providers, metrics }: ConsignmentActivityDeps) {
+export function createConsignmentActivities({ db, carriers, providers, metrics, log }: ConsignmentActivityDeps) {
   /** The plan of a processing already written: its carrier as booked, the draft as stored, nothing to patch. */
   const replanProcessed = async (current: ConsignmentRecord, processKey: string): Promise<ProcessingPlan> => {
     const draft = toDraftInput(current);
@@ -259,6 +262,10 @@ export function createConsignmentActivities({ db, carriers, providers, metrics }
             for (const c of plan.addressCorrections ?? []) {
               await insertHistory(tx, { consignmentId: record.id, status: STATUS.NEW_DRAFT, message: correctionText(c), eventKey: `address:${c.party}.${c.field}` });
             }
+            // What booking found beyond the booking (an earlier one recovered, voided or left unused), likewise.
+            for (const [i, note] of (booking.notes ?? []).entries()) {
+              await insertHistory(tx, { consignmentId: record.id, status: STATUS.NEW_DRAFT, message: note, eventKey: `booking-note:${i}` });
+            }
             const labelId = await insertLabel(tx, { consignmentId: record.id, providerId: booking.providerId, fileName: `${plan.serviceBarcode}.${pdf ? 'pdf' : 'zpl'}`, trackingCode: booking.trackingCode, pdf, zpl });
             // One entry per status change: how cheapest or fastest chose the carrier is part of this one.
             const booked = `Label created; booked with ${carrierName} (${booking.trackingCode})`;
@@ -323,6 +330,19 @@ export function createConsignmentActivities({ db, carriers, providers, metrics }
           if (change.to === STATUS.CANCELLED) metrics?.consignments.inc({ event: 'cancelled' });
         }
         return written;
+      });
+    },
+
+    recordTrackingFailure({ uuid, providerId, reason, refused, failures, eventKey, retryInMs }) {
+      return asActivity(async () => {
+        const record = await load(db, uuid);
+        const provider = await providers.describe(providerId);
+        const name = provider?.name ?? `Provider ${providerId}`;
+        const wait = retryInMs >= 3_600_000 ? `${Math.round(retryInMs / 360_000) / 10} h` : retryInMs >= 60_000 ? `${Math.round(retryInMs / 60_000)} min` : `${Math.ceil(retryInMs / 1000)} s`;
+        const message = `Tracking at ${name} ${refused ? 'refused' : 'failed'}: ${reason}. Asking again in ${wait}`;
+        await insertHistory(db, { consignmentId: record.id, status: record.status, message: message.slice(0, 1000), eventKey });
+        metrics?.trackingFailures.inc({ carrier: provider?.carrier ?? 'unknown', outcome: refused ? 'refused' : 'failed' });
+        log?.warn({ consignment: record.id, providerId, carrier: provider?.carrier, reason, failures, retryInMs }, 'carrier tracking failed; polling goes on with backoff');
       });
     },
 

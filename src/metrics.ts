@@ -22,6 +22,12 @@ export function createMetrics(sources: { outboxBacklog?: () => Promise<number> }
     }),
     consignments: new Counter({ name: 'consignflow_consignments_total', help: 'Consignments created, processed, cancelled and deleted', labelNames: ['event'], registers }),
     statusTransitions: new Counter({ name: 'consignflow_status_transitions_total', help: 'Consignment status changes written, by status name before and after', labelNames: ['from', 'to'], registers }),
+    trackingFailures: new Counter({
+      name: 'consignflow_tracking_failures_total',
+      help: 'Tracking polls that failed after their retries, by carrier kind and outcome (refused: the carrier said no; failed: no usable answer); polling goes on with backoff',
+      labelNames: ['carrier', 'outcome'],
+      registers,
+    }),
     carrierCalls: new Counter({ name: 'consignflow_carrier_calls_total', help: 'Calls to carriers, by carrier kind, operation and outcome (ok, refused, busy, error)', labelNames: ['carrier', 'operation', 'outcome'], registers }),
     carrierDuration: new Histogram({
       name: 'consignflow_carrier_call_duration_seconds',

@@ -172,6 +172,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
           webhooks: { allowPrivate: config.webhookAllowPrivate, retry: config.webhookRetry },
           sdrRates: config.sdrRates,
           metrics,
+          log: logger,
         },
         workflowBundle: options.workflowBundle,
         maxCachedWorkflows: config.workerMaxCachedWorkflows,

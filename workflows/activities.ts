@@ -30,6 +30,11 @@ export interface ConsignmentActivities {
   planProcessing(request: { uuid: string; patch: DraftInput | null; processKey?: string }): Promise<ProcessingPlan>;
   completeProcessing(request: { uuid: string; plan: ProcessingPlan; booking: BookedShipment }): Promise<{ record: ConsignmentRecord; labelId: number; eventId: string }>;
   recordStatus(change: StatusChange): Promise<{ record: ConsignmentRecord; eventId: string }>;
+  /**
+   * Records a tracking poll that failed (refused by the carrier, or not answered after its retries): a history
+   * entry in the consignment's current status, a metric and a log line naming the account (never a secret).
+   */
+  recordTrackingFailure(failure: { uuid: string; providerId: number; reason: string; refused: boolean; failures: number; eventKey: string; retryInMs: number }): Promise<void>;
   /** Deletes the draft with its deletion event (NOT_DRAFT when it is not a draft); a retry after it went finds the event. */
   deleteDraft(request: { uuid: string }): Promise<{ eventId: string }>;
 }

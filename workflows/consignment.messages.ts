@@ -32,6 +32,10 @@ export interface ConsignmentState {
   carrierChanged?: boolean;
   /** the carrier does not push events: the workflow polls it on a durable timer */
   pollCarrier?: boolean;
+  /** tracking polls failed in a row (refused or not answered): the next poll waits longer, doubling each time */
+  trackingFailures?: number;
+  /** every failed poll so far, for the history entries' keys */
+  trackingFailuresTotal?: number;
   /** ids of carrier events already applied (the newest few hundred), so redelivered events are recognised */
   seenEvents?: string[];
   /** status events written but not yet handed to webhook delivery, oldest first (carried over by continue-as-new) */

@@ -55,11 +55,17 @@ const EVENT_PUBLISHING = {
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 } as const;
 
-/** Asking a carrier for tracking events must not give up: a poll that fails is retried until it succeeds. */
+/**
+ * Asking a carrier for tracking events: a few quick retries for a blip. A poll that still fails, or that the
+ * carrier refuses (credentials rotated, account closed), is recorded and asked again later with a growing
+ * wait: tracking never ends the consignment's workflow, which stays operable (cancel, carrier events).
+ */
 const CARRIER_TRACKING = {
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 3 },
 } as const;
+/** The longest wait between polls while a carrier keeps failing. */
+const MAX_TRACKING_BACKOFF_MS = 6 * 60 * 60 * 1000;
 
 const db = proxyLocalActivities<LifecycleActivities>(READ_MODEL_WRITES);
 const carrier = proxyActivities<LifecycleActivities>(CARRIER_CALLS);
@@ -88,6 +94,17 @@ const localCarrier = proxyLocalActivities<LifecycleActivities>(CARRIER_CALLS);
 function carrierUnavailable(error: unknown): boolean {
   if (!(error instanceof ActivityFailure)) return false;
   return !(error.cause instanceof ApplicationFailure && error.cause.nonRetryable);
+}
+
+/** What a failed activity says, in one line: a refusal's reason, else the failure's own message. */
+function failureReason(error: ActivityFailure): string {
+  const cause = error.cause;
+  if (cause instanceof ApplicationFailure) {
+    const issues = cause.details?.[0];
+    const reason = Array.isArray(issues) ? (issues[0] as { params?: { reason?: unknown } } | undefined)?.params?.reason : undefined;
+    if (typeof reason === 'string') return reason;
+  }
+  return (cause?.message ?? error.message).slice(0, 500);
 }
 
 /** Business refusals travel to the caller as the ApplicationFailure the activity raised, not wrapped. */
@@ -360,18 +377,38 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
   const askCarrier = () => polling() && state.carrierChanged === true;
   const wake = () => ended() || historyFull() || pending().length > 0 || askCarrier();
   const pollInterval = input.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+  /** The wait before the next poll: the interval, doubled for each poll failed in a row (up to MAX_TRACKING_BACKOFF_MS). */
+  const pollWait = (failures: number) => (failures > 0 ? Math.min(pollInterval * 2 ** failures, Math.max(pollInterval, MAX_TRACKING_BACKOFF_MS)) : pollInterval);
   for (;;) {
     // A carrier without push is asked on a durable timer: weeks of waiting cost one timer per interval,
     // and at once when it says something changed (a remote's status webhook).
     // Without polling the wait also ends when processing switches polling on.
-    const woken = polling() ? await condition(wake, pollInterval) : (await condition(() => wake() || polling()), true);
+    const woken = polling() ? await condition(wake, pollWait(state.trackingFailures ?? 0)) : (await condition(() => wake() || polling()), true);
     if (ended() || historyFull()) break;
     if (!woken || askCarrier()) {
       state.carrierChanged = false;
-      const polled = await tracking.trackShipment.executeWithOptions(
-        { summary: `${woken ? 'Carrier reported a change' : 'Poll'}: track ${state.trackingCode} at provider ${state.providerId}` },
-        [{ providerId: state.providerId!, trackingCode: state.trackingCode!, carrierReference: state.carrierReference }],
-      );
+      let polled: CarrierEvent[];
+      try {
+        polled = await tracking.trackShipment.executeWithOptions(
+          { summary: `${woken ? 'Carrier reported a change' : 'Poll'}: track ${state.trackingCode} at provider ${state.providerId}` },
+          [{ providerId: state.providerId!, trackingCode: state.trackingCode!, carrierReference: state.carrierReference }],
+        );
+      } catch (error) {
+        if (!(error instanceof ActivityFailure)) throw error;
+        state.trackingFailures = (state.trackingFailures ?? 0) + 1;
+        state.trackingFailuresTotal = (state.trackingFailuresTotal ?? 0) + 1;
+        await db.recordTrackingFailure({
+          uuid: state.uuid,
+          providerId: state.providerId!,
+          reason: failureReason(error),
+          refused: error.cause instanceof ApplicationFailure && error.cause.nonRetryable === true,
+          failures: state.trackingFailures,
+          eventKey: `tracking-failure:${state.trackingFailuresTotal}`,
+          retryInMs: pollWait(state.trackingFailures),
+        });
+        continue;
+      }
+      state.trackingFailures = 0;
       if (polled.length > 0) state.lastCarrierStatus = polled[polled.length - 1].event;
       (state.pendingEvents ??= []).push(...polled.filter((e) => !seen.has(e.eventId)));
       continue;

@@ -32,11 +32,6 @@ export interface BookingRequest {
   /** The label format the caller asked for; a carrier that makes its own label makes this one (or refuses). */
   labelFormat: LabelFormat;
   /**
-   * 1 for the first try, more when the activity retries: a carrier whose create is not idempotent looks
-   * for what an earlier try may have booked before it creates again.
-   */
-  attempt?: number;
-  /**
    * A customs document of this shipment as a PDF, made on demand (only carriers that take documents with the
    * booking ask); undefined when the shipment needs none (domestic, or no items declared).
    */
@@ -74,6 +69,19 @@ export interface ShipmentRef {
   carrierReference?: string | null;
 }
 
+/** What a look-up under a booking key found. */
+export type FoundBooking =
+  | { state: 'none' }
+  /** an earlier try's booking, whole: it is the answer, nothing is booked again */
+  | { state: 'found'; booking: Booking }
+  /**
+   * the carrier holds shipments under the key but cannot hand their labels out again: the caller books anew and
+   * records these as unused (and voids them where the carrier can)
+   */
+  | { state: 'unusable'; trackingCodes: string[]; reason: string }
+  /** the carrier could not be asked for good (e.g. the account may not use its look-up): booking goes on, noted */
+  | { state: 'unknown'; reason: string };
+
 export interface CancelResult {
   accepted: boolean;
   reason?: string;
@@ -109,8 +117,20 @@ export interface Carrier {
    * outside its area). Carriers that price by address use `parties`.
    */
   quote(s: ShipmentSpec, parties?: QuoteParties): Promise<Quote | null>;
-  /** Idempotent on `bookingKey`. Throws CarrierRefusedError when the carrier cannot take the shipment. */
+  /**
+   * Books the shipment under the key the adapter sends for `bookingKey` (see `sentKey`). Not idempotent at
+   * every carrier: the booking activity records its intent before calling and asks `findBooking` on any later
+   * try. Throws CarrierRefusedError when the carrier cannot take the shipment, CarrierInputError (a subclass)
+   * when our data breaks the carrier's rules, decided before any call.
+   */
   book(req: BookingRequest): Promise<Booking>;
+  /** The key this carrier is sent for the booking (its idempotency or reference field); what the intent records. */
+  sentKey(req: BookingRequest): string;
+  /**
+   * What the carrier holds under the booking's key, asked before booking again after an earlier try that may
+   * have booked. Absent where the carrier's contract offers no look-up (docs/carriers.md says which).
+   */
+  findBooking?(req: BookingRequest): Promise<FoundBooking>;
   cancel(req: ShipmentRef & { inTransit: boolean }): Promise<CancelResult>;
   track(shipment: ShipmentRef): Promise<TrackingEvent[]>;
 }
@@ -126,6 +146,26 @@ export class CarrierRefusedError extends Error {
   ) {
     super(`carrier ${carrierId} refused the booking: ${reason}`);
     this.name = 'CarrierRefusedError';
+  }
+}
+
+/** One field of our data that a carrier's rules refuse (a field path of the draft, e.g. `consignee.city`). */
+export interface CarrierFieldIssue {
+  field: string;
+  reason: string;
+}
+
+/**
+ * Our data breaks the carrier's published rules (a length, a district it does not know, an amount over its
+ * limit): decided before any call, answered as a 400 naming each field.
+ */
+export class CarrierInputError extends CarrierRefusedError {
+  constructor(
+    carrierId: number,
+    readonly issues: CarrierFieldIssue[],
+  ) {
+    super(carrierId, issues.map((i) => `${i.field}: ${i.reason}`).join('; '));
+    this.name = 'CarrierInputError';
   }
 }
 

@@ -138,6 +138,14 @@ export class ConsignmentApiCarrier extends AccountCarrier<ConsignmentApiCredenti
     return null;
   }
 
+  /**
+   * The Idempotency-Key of the remote draft. Booking here is its own look-up: a retry's create answers with the
+   * draft the first try made, or the lookup by reference finds it, and a processed one is recovered with its label.
+   */
+  sentKey(req: BookingRequest): string {
+    return `consignflow-${req.bookingKey}`;
+  }
+
   async book(req: BookingRequest): Promise<Booking> {
     // 1. The draft at the remote. The Idempotency-Key makes a retried create answer with the draft the first
     //    attempt made (the remote keeps keys 24 hours); past that, our reference is taken there (409) and the
@@ -145,7 +153,7 @@ export class ConsignmentApiCarrier extends AccountCarrier<ConsignmentApiCredenti
     let remote: RemoteDetail | undefined;
     const created = await this.call<{ id: number; status: number }>('POST', '/api/v1/consignments/draft', {
       json: remoteDraftBody(req.draft, req.reference, this.options.settings),
-      headers: { 'idempotency-key': `consignflow-${req.bookingKey}` },
+      headers: { 'idempotency-key': this.sentKey(req) },
     });
     if (created.status === 409) {
       remote = await this.findByReference(req.reference);

@@ -57,3 +57,20 @@ export function priceFor(table: RateTable, kg: number): number | null {
   const extraKg = Math.ceil((Math.round(kg * 1000) - Math.round(last.upToKg * 1000)) / 1000);
   return Math.round((last.price + extraKg * table.perKgAbove) * 100) / 100;
 }
+
+/** A carrier account's rate table as its settings hold it (JSON, snake_case): for carriers without a rating operation. */
+export interface AccountRateSettings {
+  currency?: string;
+  transit_days?: number;
+  /** bands by chargeable weight (the greater of kg and desi), ascending */
+  bands: { up_to: number; price: number }[];
+  per_unit_above?: number;
+  max?: number;
+}
+
+/** The account's rate table in the form rate-table.ts prices with. */
+export function rateTableOf(rates: AccountRateSettings): RateTable {
+  const steps = rates.bands.map((b) => ({ upToKg: b.up_to, price: b.price }));
+  return { steps, perKgAbove: rates.per_unit_above ?? 0, maxKg: rates.max ?? steps[steps.length - 1]?.upToKg ?? 0, transitDays: rates.transit_days ?? 1 };
+}
+

@@ -170,6 +170,11 @@ class SandboxCarrier implements Carrier {
     };
   }
 
+  /** The booking key itself: the tracking code is derived from it, so booking again finds the same shipment. */
+  sentKey(req: BookingRequest): string {
+    return req.bookingKey;
+  }
+
   async cancel(req: ShipmentRef & { inTransit: boolean }): Promise<CancelResult> {
     if (req.trackingCode !== this.trackingCodeFor(req.bookingKey)) return { accepted: false, reason: UNKNOWN_SHIPMENT };
     if (req.inTransit && !this.supportsCancelInTransit) return { accepted: false, reason: IN_TRANSIT_CANCEL_REFUSED };

@@ -1,200 +1,164 @@
-import { AccountCarrier, type AccountCarrierOptions } from './account-carrier';
 import { foldText } from '../address/fold';
-import type { DraftInput, PartyInput } from '../domain/draft';
+import type { PartyInput } from '../domain/draft';
+import { cashOnDelivery, isReturn } from '../domain/special-services';
 import type { TrackingEventName } from '../domain/tracking';
+import { totals } from '../domain/weights';
 import type { OutboundResponse } from '../http/outbound';
+import { AccountCarrier, type AccountCarrierOptions } from './account-carrier';
 import {
+  CarrierInputError,
   CarrierRefusedError,
   type Booking,
   type BookingRequest,
   type CancelResult,
   type Carrier,
+  type CarrierFieldIssue,
+  type FoundBooking,
   type Quote,
   type ShipmentRef,
   type ShipmentSpec,
   type TrackingEvent,
 } from './carrier';
 import { carrierCallFault, checkCarrierAnswer, RemoteUnavailableError } from './carrier-http';
-import { chargeableWeight, priceFor, zoneOf, type RateTable } from './rate-table';
+import { chargeableWeight, priceFor, rateTableOf, zoneOf, type AccountRateSettings, type RateTable } from './rate-table';
+import { plateCode, provinceName } from './turkish-provinces';
 
 /**
- * Sendeo (Kolay Gelsin) through its REST API (`swagger.json`, OpenAPI 3.0, with `api-docs.md` and
- * `webhook.json`): `POST {base}/{Operation}` with the token Kolay Gelsin hands out in `Authorization`.
- * Operations used: SaveRecipient, SaveIntegrationShipment, CancelPickupAndDelivery,
- * GetCorporateShipmentsStatus. Domestic (Turkey) only. No rating operation (quotes come from the account's
- * rate table) and no label file (only an HTML label, optional): our label carries the piece barcodes
- * Kolay Gelsin scans, which we choose and send as `CustomerBarcode`.
+ * Sendeo through its current web service API (public document `SendeoTeknoloji/web-service-doc`: README.md,
+ * ENTEGRASYON.postman_collection.json, the DeliveryType examples; official C# client
+ * `SendeoTeknoloji/Sendeo.Client.CSharp`). A Bearer token from `Token/LoginAES`, valid 20 hours, cached per
+ * account; `SETDELIVERY` books under our `ReferenceNo` (the service barcode printed on our label: the
+ * document's "own label" integration), `CARGOMEASUREMENTUPDATE` then sends pieces and desi as the document
+ * asks, `GETBARCODE` finds a booking by its ReferenceNo, `TRACKDELIVERY` reads statuses, `CANCELDELIVERY`
+ * cancels before pickup, `GetCityDistricts` gives the city and district ids SETDELIVERY needs.
+ * docs/carriers.md, "Sendeo", says what is mapped and what is not supported.
  */
 
-export const SENDEO_TEST_URL = 'https://apiintg.klyglsn.com/api/request';
-export const SENDEO_PRODUCTION_URL = 'https://api.kolaygelsin.com/api/request';
-/** The contract gives the link with each shipment; this is its form when an earlier booking is found again. */
-const TRACKING_LINK = 'https://kolaygelsin.com/gonderi-takip?ShipmentId=';
+export const SENDEO_URL = 'https://api.sendeo.com.tr';
+/** The document: "Token expire süremiz 20 saattir". Renewed half an hour early, and once on any 401. */
+const TOKEN_LIFETIME_MS = 20 * 60 * 60 * 1000;
+const TOKEN_RENEW_EARLY_MS = 30 * 60 * 1000;
+/** SETDELIVERY's CollectionPrice limit ("Bu alan 5000 lira ile sınırlıdır"). */
+export const SENDEO_MAX_COLLECTION_TRY = 5000;
+/** Sendeo's clock: its dates carry no offset and are Turkish time (UTC+3 all year since 2016). */
+const TURKEY_OFFSET = '+03:00';
 
 export interface SendeoCredentials {
-  token: string;
-  customer_id: number;
-  /** the sender address id Kolay Gelsin registered for the account */
-  address_id: number;
-  /** the password (Basic auth) or hash value the account's webhook in Kolay Gelsin's portal sends */
-  webhook_secret?: string;
-}
-
-/** The account's rate table as its settings hold it (JSON, snake_case). */
-export interface SendeoRateSettings {
-  currency?: string;
-  transit_days?: number;
-  /** bands by chargeable weight (the greater of kg and desi), ascending */
-  bands: { up_to: number; price: number }[];
-  per_unit_above?: number;
-  max?: number;
+  /** `musteri`: the API user's customer code */
+  customer_code: string;
+  /** `sifre` */
+  password: string;
 }
 
 export interface SendeoSettings {
   base_url?: string;
-  rates?: SendeoRateSettings;
-  /** 1 the sender pays (default), 2 the recipient */
-  paying_party?: 1 | 2;
+  /** 1 from your location to your customer (default), 2 from your customer to your location, 3 from a supplier to your customer */
+  delivery_type?: 1 | 2 | 3;
+  /** 1 standard (default), 2 express */
+  service_type?: 1 | 2;
+  rates?: AccountRateSettings;
 }
 
-/** CargoEventType (swagger/webhook.json, api-docs.md) → our tracking event; the rest are informational. */
-export const EVENT_OF_CARGO_EVENT: Readonly<Record<number, TrackingEventName>> = {
-  12: 'PICKED_UP',
-  13: 'IN_TRANSIT',
-  14: 'IN_TRANSIT',
-  17: 'IN_TRANSIT',
-  18: 'OUT_FOR_DELIVERY',
-  25: 'EXCEPTION',
-  26: 'EXCEPTION',
-  28: 'EXCEPTION',
-  29: 'DELIVERED',
-  32: 'RETURNED',
-  33: 'EXCEPTION',
-  35: 'EXCEPTION',
-  46: 'RETURNED',
-  58: 'EXCEPTION',
+/**
+ * The document's status list → our tracking events. Informational statuses (order received, measured, a
+ * return asked or approved, an appointment) move nothing and are absent.
+ */
+export const EVENT_OF_SENDEO_STATUS: Readonly<Record<number, TrackingEventName>> = {
+  102: 'PICKED_UP', // Belge Düzenlendi: the shipment is created at the branch
+  138: 'PICKED_UP', // Gönderi Alındı
+  103: 'IN_TRANSIT', // Şube TM Yükleme
+  104: 'IN_TRANSIT', // TM Şube İndirme
+  105: 'IN_TRANSIT', // TM Hat Yükleme
+  106: 'IN_TRANSIT', // TM Hat İndirme
+  107: 'IN_TRANSIT', // TM Şube Yükleme
+  108: 'IN_TRANSIT', // Şube TM İndirme
+  110: 'IN_TRANSIT', // Şube Dağıtım İndirme: back at the branch from a delivery round
+  119: 'IN_TRANSIT', // Devir
+  123: 'IN_TRANSIT', // Randevulu Teslimat
+  124: 'IN_TRANSIT', // Mobil Dağıtım Bölgesi
+  126: 'IN_TRANSIT', // Yönlendirme
+  109: 'OUT_FOR_DELIVERY', // Şube Dağıtım Yükleme: Dağıtıma Çıkarıldı
+  140: 'OUT_FOR_DELIVERY', // Kurye Teslimatta
+  141: 'OUT_FOR_DELIVERY', // Kurye Zimmete Aldı
+  111: 'DELIVERED', // Teslim Edildi
+  112: 'EXCEPTION', // Alıcı Telefonu Yanlış
+  114: 'EXCEPTION', // Alıcı Adresinde Yok
+  115: 'EXCEPTION', // Alıcı Adresi Yanlış
+  117: 'EXCEPTION', // Hasarlı Gönderi
+  118: 'EXCEPTION', // Kayıp Kargo
+  120: 'EXCEPTION', // Eksik Teslim Edildi: delivered with pieces missing
+  121: 'EXCEPTION', // Dağıtım Alanı Dışında
+  122: 'EXCEPTION', // Ödeme Tipi Kabul Edilmedi
+  125: 'EXCEPTION', // Eksik Kargo
+  127: 'EXCEPTION', // Hat Aracı Gecikmesi
+  128: 'EXCEPTION', // Olumsuz Hava Koşulları
+  129: 'EXCEPTION', // Taşıma Fiyatı Yüksek Bulundu
+  130: 'EXCEPTION', // Teslim Edilemedi
+  133: 'EXCEPTION', // İptal Gönderi: cancelled at Sendeo
+  136: 'EXCEPTION', // İade Red
+  139: 'EXCEPTION', // İptal İş Emri: the order cancelled at Sendeo
+  142: 'EXCEPTION', // Kurye Zimmetten Çıkardı: taken back from the courier undelivered
+  143: 'EXCEPTION', // Kayıp Kargo İş Emri
+  131: 'RETURNED', // İade Gönderi
+  135: 'RETURNED', // İş Emri İadesi
+  151: 'RETURNED', // İade Olarak Teslim
 };
 
-interface Envelope<P> {
-  ResultCode?: number | string;
-  ResultMessage?: string;
-  Payload?: P | null;
-}
+/** Sendeo's envelope (C# client `ResponseBase<T>`), read ignoring the case of its keys. */
+type Envelope = Record<string, unknown>;
 
-interface ItemStatus {
-  ShipmentId?: string | number;
-  ShipmentItemId?: string | number;
-  CustomerTrackingId?: string;
-  CustomerBarcode?: string;
-  CargoEventLogModelList?: { CargoEventType?: string | number; LocationName?: string; TimeStamp?: string }[];
-}
-
-/** Answers a retry may fix (api-docs.md's generic failure); every other envelope error is a refusal. */
-const TRANSIENT_MESSAGES = new Set(['SomethingWentWrong']);
-
-/** Turkey's 81 provinces in plate-code order (Adana 01 … Düzce 81). */
-const PROVINCES = [
-  'Adana', 'Adıyaman', 'Afyonkarahisar', 'Ağrı', 'Amasya', 'Ankara', 'Antalya', 'Artvin', 'Aydın', 'Balıkesir', 'Bilecik', 'Bingöl', 'Bitlis',
-  'Bolu', 'Burdur', 'Bursa', 'Çanakkale', 'Çankırı', 'Çorum', 'Denizli', 'Diyarbakır', 'Edirne', 'Elazığ', 'Erzincan', 'Erzurum', 'Eskişehir',
-  'Gaziantep', 'Giresun', 'Gümüşhane', 'Hakkari', 'Hatay', 'Isparta', 'Mersin', 'İstanbul', 'İzmir', 'Kars', 'Kastamonu', 'Kayseri',
-  'Kırklareli', 'Kırşehir', 'Kocaeli', 'Konya', 'Kütahya', 'Malatya', 'Manisa', 'Kahramanmaraş', 'Mardin', 'Muğla', 'Muş', 'Nevşehir',
-  'Niğde', 'Ordu', 'Rize', 'Sakarya', 'Samsun', 'Siirt', 'Sinop', 'Sivas', 'Tekirdağ', 'Tokat', 'Trabzon', 'Tunceli', 'Şanlıurfa', 'Uşak',
-  'Van', 'Yozgat', 'Zonguldak', 'Aksaray', 'Bayburt', 'Karaman', 'Kırıkkale', 'Batman', 'Şırnak', 'Bartın', 'Ardahan', 'Iğdır', 'Yalova',
-  'Karabük', 'Kilis', 'Osmaniye', 'Düzce',
-];
-const PLATE_OF_PROVINCE = new Map(PROVINCES.map((name, i) => [foldText(name), i + 1]));
-
-/**
- * The province plate code Kolay Gelsin's `CityId` is: the party's `state_code`, else its postal code's first
- * two digits (Turkish postal codes begin with it), else its `state` or `city` named as a province.
- */
-export function plateCode(p: PartyInput): number | undefined {
-  for (const candidate of [p.state_code?.trim(), p.postal_code?.trim().slice(0, 2)]) {
-    if (candidate && /^\d{1,2}$/.test(candidate)) {
-      const code = Number(candidate);
-      if (code >= 1 && code <= 81) return code;
-    }
-  }
-  for (const name of [p.state, p.city]) {
-    const code = name ? PLATE_OF_PROVINCE.get(foldText(name)) : undefined;
-    if (code !== undefined) return code;
-  }
+/** A key of a .NET answer, whatever its case (`StatusCode`, `statusCode`; `result`, `Result`). */
+function field(object: unknown, name: string): unknown {
+  if (!object || typeof object !== 'object') return undefined;
+  const lower = name.toLowerCase();
+  for (const [key, value] of Object.entries(object)) if (key.toLowerCase() === lower) return value;
   return undefined;
 }
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : typeof value === 'number' ? String(value) : undefined);
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(text).filter((v): v is string => v !== undefined) : []);
 
-/** SaveRecipient's body: a business as a corporate recipient, a person as an individual one. */
-export function recipientRequest(p: PartyInput, carrierId: number) {
-  const cityId = plateCode(p);
-  if (cityId === undefined) throw new CarrierRefusedError(carrierId, 'consignee needs a Turkish province: state_code (plate code 1–81), a postal code, or the province as state');
-  const address = {
-    AddressText: p.address ?? '',
-    CityId: cityId,
-    TownName: p.city ?? '',
-    AddressTypeId: p.party_type === 'business' ? 2 : 1,
-    ...(p.postal_code ? { PostalCode: p.postal_code } : {}),
-  };
-  const contact = { ...(p.phone_number ? { Gsm: p.phone_number } : {}), ...(p.email ? { Email: p.email } : {}) };
-  if (p.party_type === 'business') {
-    const title = p.name ?? '';
-    // The contract requires a building name for businesses; we have none of our own, so the business's name stands for it.
-    return { RecipientType: 2, RecipientTitle: title, Address: { ...address, CompanyTitle: title, BuildingName: title }, ...(p.tax_number ? { RecipientTaxIdentityNumber: p.tax_number } : {}), ...contact };
+/** The answer that means "no such delivery" (CANCELDELIVERY's 702, which its look-ups answer too). */
+const NOT_FOUND_CODE = 702;
+
+/** A Sendeo refusal with its status code (the document's tables) kept, so look-ups can tell "not found". */
+class SendeoRefusal extends CarrierRefusedError {
+  constructor(
+    carrierId: number,
+    reason: string,
+    readonly code: number | undefined,
+  ) {
+    super(carrierId, reason);
   }
-  const words = (p.attention_name || p.name || '').trim().split(/\s+/);
-  // A one-word name has no surname: the contract requires one, so a dash stands for it.
-  const surname = words.length > 1 ? words.pop()! : '-';
-  return { RecipientType: 1, RecipientName: words.join(' '), RecipientSurname: surname, Address: address, ...contact };
 }
 
-/** The barcode of piece `n` (1-based): our service barcode, with `-n` from the second piece on. */
-export const pieceBarcode = (serviceBarcode: string, n: number) => (n === 1 ? serviceBarcode : `${serviceBarcode}-${n}`);
-
-/** SaveIntegrationShipment's body: one item per package, our piece barcodes as the customer's barcodes. */
-export function shipmentRequest(req: BookingRequest, ctx: { credentials: SendeoCredentials; settings: SendeoSettings; recipientId: number }) {
-  const draft: DraftInput = req.draft;
-  const content = (draft.packages ?? [])
-    .flatMap((p) => (p.items ?? []).map((i) => i.description))
-    .filter(Boolean)
-    .join(', ')
-    .slice(0, 250);
-  return {
-    SenderCustomer: { CustomerId: ctx.credentials.customer_id, Address: { AddressId: ctx.credentials.address_id } },
-    Recipient: { RecipientId: ctx.recipientId },
-    PackageType: 2,
-    PayingParty: ctx.settings.paying_party ?? 1,
-    CustomerSpecificCode: req.reference,
-    ShipmentItemList: (draft.packages ?? []).map((p, i) => ({
-      CustomerTrackingId: pieceBarcode(req.serviceBarcode, i + 1),
-      CustomerBarcode: pieceBarcode(req.serviceBarcode, i + 1),
-      // Integers in the contract: rounded up, so a 0.4 kg parcel is not declared weightless.
-      Weight: Math.ceil(p.weight ?? 0),
-      ...(p.width ? { Width: Math.ceil(p.width) } : {}),
-      ...(p.length ? { Length: Math.ceil(p.length) } : {}),
-      ...(p.height ? { Height: Math.ceil(p.height) } : {}),
-      ...(content ? { ContentText: content } : {}),
-      ...(draft.invoice_number ? { DeliveryNote: draft.invoice_number } : {}),
-    })),
-  };
+/** A Turkish phone as the document wants it: 10 digits, a GSM when it starts with 5. */
+export function sendeoPhone(raw: string | null | undefined): { gsm?: string; phone?: string } {
+  let digits = (raw ?? '').replace(/\D/g, '');
+  if (digits.length === 12 && digits.startsWith('90')) digits = digits.slice(2);
+  if (digits.length === 11 && digits.startsWith('0')) digits = digits.slice(1);
+  if (digits.length !== 10) return {};
+  return digits.startsWith('5') ? { gsm: digits } : { phone: digits };
 }
 
-/** The account's rate table in the form rate-table.ts prices with. */
-export function rateTableOf(rates: SendeoRateSettings): RateTable {
-  const steps = rates.bands.map((b) => ({ upToKg: b.up_to, price: b.price }));
-  return { steps, perKgAbove: rates.per_unit_above ?? 0, maxKg: rates.max ?? steps[steps.length - 1]?.upToKg ?? 0, transitDays: rates.transit_days ?? 1 };
+/** A date Sendeo reports: ISO with or without an offset (none means Turkish time), or its `dd/MM/yyyy HH:mm:ss`. */
+export function sendeoDate(raw: unknown): Date | undefined {
+  const value = text(raw);
+  if (!value) return undefined;
+  const dmy = /^(\d{2})[./](\d{2})[./](\d{4})[ T](\d{2}):(\d{2})(?::(\d{2}))?/.exec(value);
+  const iso = dmy ? `${dmy[3]}-${dmy[2]}-${dmy[1]}T${dmy[4]}:${dmy[5]}:${dmy[6] ?? '00'}` : value;
+  const zoned = /(Z|[+-]\d{2}:?\d{2})$/.test(iso) ? iso : `${iso}${TURKEY_OFFSET}`;
+  const at = new Date(zoned);
+  return Number.isNaN(at.getTime()) ? undefined : at;
 }
 
-/**
- * The shipment ids a Kolay Gelsin webhook names: webhook.json's array of per-piece models, or api-docs.md's
- * single flat event object. Anything else names none.
- */
-export function shipmentIdsInWebhook(body: unknown): string[] {
-  const models = Array.isArray(body) ? body : body && typeof body === 'object' ? [body] : [];
-  const ids = new Set<string>();
-  for (const m of models.slice(0, 1000)) {
-    const id = m && typeof m === 'object' ? (m as { ShipmentId?: unknown }).ShipmentId : undefined;
-    if ((typeof id === 'string' && /^[0-9A-Za-z-]{1,40}$/.test(id)) || (typeof id === 'number' && Number.isSafeInteger(id))) ids.add(String(id));
-  }
-  return [...ids];
+interface District {
+  cityId: number;
+  districtId: number;
 }
+
+/** GetCityDistricts answers, shared by every account of a base URL (the ids are Sendeo's, not an account's). */
+const districtCache = new Map<string, District | null>();
+const DISTRICT_CACHE_MAX = 5000;
 
 export interface SendeoCarrierOptions extends AccountCarrierOptions<SendeoCredentials, SendeoSettings> {
   /** spends one of the account's lookups (status queries), or throws CarrierBusyError */
@@ -203,21 +167,23 @@ export interface SendeoCarrierOptions extends AccountCarrierOptions<SendeoCreden
 
 export class SendeoCarrier extends AccountCarrier<SendeoCredentials, SendeoSettings> implements Carrier {
   readonly kind = 'sendeo';
-  /** The contract cancels in transit too: delivery stops and the parcel returns to the sender. */
-  readonly supportsCancelInTransit = true;
-  /** Its webhook only wakes the consignment, which then asks by status query; the query also runs on the polling schedule. */
+  /** CANCELDELIVERY works only before pickup (status 101). */
+  readonly supportsCancelInTransit = false;
+  /** The document has no webhook: statuses are read by TRACKDELIVERY on the polling schedule. */
   readonly supportsPush = false;
   readonly supportsQuotes: boolean;
   private readonly rates?: RateTable;
+  private token?: { value: string; renewAt: number };
+  private login?: Promise<string>;
   protected declare readonly options: SendeoCarrierOptions;
 
   constructor(options: SendeoCarrierOptions) {
-    super(options, options.settings.base_url ?? SENDEO_TEST_URL);
+    super(options, options.settings.base_url ?? SENDEO_URL);
     this.rates = options.settings.rates && rateTableOf(options.settings.rates);
     this.supportsQuotes = this.rates !== undefined;
   }
 
-  /** From the account's rate table: domestic shipments up to its maximum; null otherwise. */
+  /** From the account's rate table (the contract has no rating operation): domestic shipments up to its maximum. */
   async quote(spec: ShipmentSpec): Promise<Quote | null> {
     if (!this.rates || zoneOf(spec) !== 'domestic' || spec.toCountry.trim().toUpperCase() !== 'TR') return null;
     const price = priceFor(this.rates, chargeableWeight(spec));
@@ -225,118 +191,302 @@ export class SendeoCarrier extends AccountCarrier<SendeoCredentials, SendeoSetti
     return { providerId: this.id, baseCost: price, currency: this.options.settings.rates?.currency ?? 'TRY', transitDays: this.rates.transitDays, serviceName: 'Sendeo' };
   }
 
+  /** Our service barcode: the ReferenceNo SETDELIVERY takes, printed on our label, by which Sendeo finds the delivery. */
+  sentKey(req: BookingRequest): string {
+    return req.serviceBarcode;
+  }
+
   async book(req: BookingRequest): Promise<Booking> {
-    if (req.shipment.fromCountry.toUpperCase() !== 'TR' || req.shipment.toCountry.toUpperCase() !== 'TR') throw new CarrierRefusedError(this.id, 'Sendeo carries within Turkey only');
-    if (!req.draft.packages?.length) throw new CarrierRefusedError(this.id, 'Sendeo needs at least one package');
-    const cost = (await this.quote(req.shipment)) ?? { providerId: this.id, baseCost: 0, currency: 'TRY', transitDays: 1, serviceName: 'Sendeo' };
-    const pieces = req.draft.packages.map((_p, i) => pieceBarcode(req.serviceBarcode, i + 1));
-    // The create is not idempotent: a retry first looks for what an earlier try may have booked.
-    const earlier = (req.attempt ?? 1) > 1 ? await this.findByPiece(pieces[0]) : undefined;
-    let shipmentId = earlier;
-    let link: string | undefined;
-    if (!shipmentId) {
-      const recipient = await this.call<{ RecipientId?: number }>('SaveRecipient', recipientRequest(req.draft.consignee ?? {}, this.id));
-      if (!recipient?.RecipientId) throw new CarrierRefusedError(this.id, 'Sendeo answered SaveRecipient without a RecipientId');
-      const body = shipmentRequest(req, { credentials: this.options.credentials, settings: this.options.settings, recipientId: recipient.RecipientId });
-      const created = await this.call<{ ShipmentId?: string | number; ShipmentTrackingLink?: string }>('SaveIntegrationShipment', body);
-      if (created?.ShipmentId === undefined || created.ShipmentId === null) throw new CarrierRefusedError(this.id, 'Sendeo answered SaveIntegrationShipment without a ShipmentId');
-      shipmentId = String(created.ShipmentId);
-      link = created.ShipmentTrackingLink;
+    const body = await this.deliveryRequest(req);
+    const answer = await this.call('POST', '/api/Cargo/SETDELIVERY', { json: body });
+    return this.completed(req, answer);
+  }
+
+  /** GETBARCODE by our ReferenceNo: a delivery found is the whole booking (completed with its measurements). */
+  async findBooking(req: BookingRequest): Promise<FoundBooking> {
+    try {
+      const answer = await this.call('POST', '/api/Cargo/GETBARCODE', { json: { barcodeLabelType: 2, referenceNo: this.sentKey(req) } });
+      return { state: 'found', booking: await this.completed(req, answer) };
+    } catch (error) {
+      if (error instanceof SendeoRefusal && error.code === NOT_FOUND_CODE) return { state: 'none' };
+      throw error;
     }
+  }
+
+  /** CANCELDELIVERY by our ReferenceNo (query string, as the document and its Postman collection send it). */
+  async cancel(req: ShipmentRef & { inTransit: boolean }): Promise<CancelResult> {
+    if (req.inTransit) return { accepted: false, reason: 'Sendeo cancels a delivery only before it is picked up' };
+    try {
+      const answer = await this.call('POST', `/api/Cargo/CANCELDELIVERY?referenceNo=${encodeURIComponent(this.referenceOf(req))}`, {});
+      const ok = field(answer, 'IsSuccess');
+      return ok === false ? { accepted: false, reason: 'Sendeo did not cancel the delivery' } : { accepted: true };
+    } catch (error) {
+      if (error instanceof SendeoRefusal) return { accepted: false, reason: error.reason };
+      throw error;
+    }
+  }
+
+  /** TRACKDELIVERY by our ReferenceNo: every status in its history that moves a consignment, oldest first. */
+  async track(shipment: ShipmentRef): Promise<TrackingEvent[]> {
+    const reference = this.referenceOf(shipment);
+    await this.options.lookupBudget?.();
+    let answer: unknown;
+    try {
+      answer = await this.call('GET', `/api/Cargo/TRACKDELIVERY?referenceNo=${encodeURIComponent(reference)}`, {});
+    } catch (error) {
+      // Known to us but not (yet) to its tracking: nothing has happened there.
+      if (error instanceof SendeoRefusal && error.code === NOT_FOUND_CODE) return [];
+      throw error;
+    }
+    const histories = field(answer, 'StatusHistories');
+    const entries = Array.isArray(histories) && histories.length > 0 ? histories : [{ StatusId: field(answer, 'State'), StatusDate: field(answer, 'UpdateDate'), Status: field(answer, 'StateText') }];
+    const events: TrackingEvent[] = [];
+    for (const entry of entries) {
+      const code = Number(field(entry, 'StatusId'));
+      const event = EVENT_OF_SENDEO_STATUS[code];
+      const at = sendeoDate(field(entry, 'StatusDate'));
+      if (!event || !at) continue;
+      events.push({
+        eventId: `${reference}:${code}:${at.toISOString()}`,
+        event,
+        occurredAt: at,
+        message: text(field(entry, 'Description')) ?? text(field(entry, 'Status')),
+      });
+    }
+    return events.sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime());
+  }
+
+  /** A booked delivery's ReferenceNo (kept as the carrier reference; the tracking code for bookings made before it was). */
+  private referenceOf(shipment: Pick<ShipmentRef, 'carrierReference' | 'trackingCode'>): string {
+    return shipment.carrierReference ?? shipment.trackingCode;
+  }
+
+  /**
+   * SETDELIVERY's body (the document's parameter table, its spelling kept): both parties with Sendeo's city
+   * and district ids, one product line per package, cash on delivery when the draft asks for it. Every
+   * field Sendeo would refuse is refused here first, naming the draft's field.
+   */
+  private async deliveryRequest(req: BookingRequest) {
+    const { draft } = req;
+    const issues: CarrierFieldIssue[] = [];
+    for (const side of ['consignor', 'consignee'] as const) {
+      const country = draft[side]?.country?.trim().toUpperCase();
+      if (country !== 'TR') issues.push({ field: `${side}.country`, reason: 'Sendeo carries within Turkey only' });
+    }
+    const packages = draft.packages ?? [];
+    if (packages.length === 0) issues.push({ field: 'packages', reason: 'Sendeo needs at least one package' });
+    const { cod } = cashOnDelivery(draft);
+    if (cod && cod.currency !== 'TRY') issues.push({ field: `special_services.${cod.index}.details.currency`, reason: 'Sendeo collects cash on delivery in TRY only' });
+    if (cod && cod.amount > SENDEO_MAX_COLLECTION_TRY) {
+      issues.push({ field: `special_services.${cod.index}.details.amount`, reason: `Sendeo collects at most ${SENDEO_MAX_COLLECTION_TRY} TRY on delivery` });
+    }
+    const parties = { consignor: draft.consignor ?? {}, consignee: draft.consignee ?? {} };
+    for (const side of ['consignor', 'consignee'] as const) {
+      const p = parties[side];
+      if (!p.address?.trim()) issues.push({ field: `${side}.address`, reason: 'Sendeo needs the full address' });
+      const phone = sendeoPhone(p.phone_number);
+      if (!phone.gsm && !phone.phone) issues.push({ field: `${side}.phone_number`, reason: 'Sendeo needs a Turkish phone or GSM number of 10 digits' });
+    }
+    if (issues.length) throw new CarrierInputError(this.id, issues);
+    // District ids only once the rest is right: they cost a call each (cached).
+    const [from, to] = await Promise.all([this.districtOf(parties.consignor, 'consignor', issues), this.districtOf(parties.consignee, 'consignee', issues)]);
+    if (issues.length || !from || !to) throw new CarrierInputError(this.id, issues);
+    const deliveryType = isReturn(draft) ? 2 : (this.options.settings.delivery_type ?? 1);
+    const content = packages.flatMap((p) => (p.items ?? []).map((i) => i.description)).filter(Boolean).join(', ');
+    const party = (p: PartyInput, d: District, role: 'Sender' | 'Receiver') => {
+      const phone = sendeoPhone(p.phone_number);
+      const tc = p.tax_number && /^[1-9]\d{10}$/.test(p.tax_number) ? p.tax_number : undefined;
+      return {
+        [role]: (p.name ?? '').slice(0, 200),
+        ...(p.attention_name ? { [`${role}Authority`]: p.attention_name.slice(0, 200) } : {}),
+        [`${role}Address`]: [p.address, p.postal_code].filter(Boolean).join(' ').slice(0, 500),
+        [`${role}CityId`]: d.cityId,
+        [`${role}DistrictId`]: d.districtId,
+        // The document's own spelling: `senderPhone`, `receiverPhone`; GSM in capitals.
+        ...(phone.phone ? { [role === 'Sender' ? 'senderPhone' : 'receiverPhone']: phone.phone } : {}),
+        ...(phone.gsm ? { [`${role}GSM`]: phone.gsm } : {}),
+        ...(p.email ? { [`${role}Email`]: p.email } : {}),
+        ...(tc ? { [role === 'Sender' ? 'senderTc' : 'receiverTC']: tc } : {}),
+      };
+    };
+    // COD: the document refuses a zero product price with a collection (410), so the amount is spread over the lines.
+    const prices = cod ? spread(cod.amount, packages.length) : packages.map(() => 0);
     return {
-      trackingCode: shipmentId,
-      trackingUrl: link ?? `${TRACKING_LINK}${encodeURIComponent(shipmentId)}`,
-      // Kolay Gelsin's courier collects from the sender address registered with the account.
-      pickupBooked: true,
-      bookedAt: this.now(),
-      cost,
-      carrierReference: shipmentId,
-      pieceBarcodes: pieces,
+      DeliveryType: deliveryType,
+      ReferenceNo: this.sentKey(req),
+      ...(content ? { Description: content.slice(0, 250) } : {}),
+      ...party(parties.consignor, from, 'Sender'),
+      ...party(parties.consignee, to, 'Receiver'),
+      PaymentType: 1,
+      CollectionType: cod ? (cod.payment === 'card' ? 2 : 1) : 0,
+      CollectionPrice: cod?.amount ?? 0,
+      ServiceType: this.options.settings.service_type ?? 1,
+      // ZPL: the smallest answer. Our label is printed, with the ReferenceNo Sendeo scans at pickup.
+      BarcodeLabelType: 2,
+      ...(req.reference !== req.serviceBarcode ? { customerReferenceType: req.reference.slice(0, 100) } : {}),
+      Products: packages.map((p, i) => {
+        const { weight, desi } = totals([p]);
+        return {
+          Count: 1,
+          ProductCode: '',
+          Description: (p.items ?? []).map((item) => item.description).filter(Boolean).join(', ').slice(0, 250),
+          // Whole numbers in the document; rounded up, so a parcel is never declared lighter than it is.
+          Deci: Math.ceil(desi),
+          Weigth: Math.ceil(weight),
+          DeciWeight: Math.ceil(Math.max(desi, weight)),
+          Price: prices[i],
+        };
+      }),
     };
   }
 
-  /**
-   * CancelPickupAndDelivery: before pickup the shipment is cancelled; after it, delivery stops and the parcel
-   * returns to the sender (the contract's words). Kolay Gelsin's refusal (delivered, lost) is passed on.
-   */
-  async cancel(req: ShipmentRef & { inTransit: boolean }): Promise<CancelResult> {
-    try {
-      await this.call('CancelPickupAndDelivery', { ShipmentId: req.carrierReference ?? req.trackingCode, DeliveryCancellationReason: 1 });
-      return { accepted: true };
-    } catch (error) {
-      if (error instanceof CarrierRefusedError) return { accepted: false, reason: error.reason };
-      throw error;
+  /** Sendeo's city and district ids of a party: the province from its plate code, the district by name (GetCityDistricts). */
+  private async districtOf(p: PartyInput, side: 'consignor' | 'consignee', issues: CarrierFieldIssue[]): Promise<District | undefined> {
+    const plate = plateCode(p);
+    const province = plate === undefined ? undefined : provinceName(plate);
+    if (!province) {
+      issues.push({ field: `${side}.state`, reason: 'Sendeo needs the province: state (or state_code, its plate code)' });
+      return undefined;
     }
+    // A draft names the district as its city; a city that is the province itself names no district.
+    const district = p.city?.trim();
+    if (!district || foldText(district) === foldText(province)) {
+      issues.push({ field: `${side}.city`, reason: `Sendeo needs the district (ilçe) of ${province} as the city` });
+      return undefined;
+    }
+    const key = `${this.base}|${foldText(province)}|${foldText(district)}`;
+    let found = districtCache.get(key);
+    if (found === undefined) {
+      const answer = await this.call('GET', `/api/Cargo/GetCityDistricts?CityName=${encodeURIComponent(province)}&DistrictName=${encodeURIComponent(district)}`, {});
+      const rows = Array.isArray(answer) ? answer : answer ? [answer] : [];
+      const match = rows.find((r) => foldText(text(field(r, 'DistrictName')) ?? '') === foldText(district));
+      const cityId = Number(field(match, 'CityId'));
+      const districtId = Number(field(match, 'DistrictId'));
+      found = match && Number.isSafeInteger(cityId) && Number.isSafeInteger(districtId) && districtId > 0 ? { cityId, districtId } : null;
+      if (districtCache.size >= DISTRICT_CACHE_MAX) districtCache.clear();
+      districtCache.set(key, found);
+    }
+    if (!found) issues.push({ field: `${side}.city`, reason: `Sendeo knows no district "${district}" in ${province}` });
+    return found ?? undefined;
   }
 
-  /** GetCorporateShipmentsStatus by shipment id: every event Kolay Gelsin lists that moves a consignment. */
-  async track(shipment: ShipmentRef): Promise<TrackingEvent[]> {
-    const shipmentId = shipment.carrierReference ?? shipment.trackingCode;
-    await this.options.lookupBudget?.();
-    const models = await this.statuses({ OnlyLatestEvents: false, ShipmentIdList: [shipmentId] });
-    const model = models.find((m) => String(m.ShipmentId) === shipmentId);
-    const events: TrackingEvent[] = [];
-    (model?.CargoEventLogModelList ?? []).forEach((e, index) => {
-      const code = Number(e.CargoEventType);
-      const event = EVENT_OF_CARGO_EVENT[code];
-      if (!event) return;
-      const at = e.TimeStamp ? new Date(e.TimeStamp) : undefined;
-      const valid = at && !Number.isNaN(at.getTime());
-      events.push({
-        // Events carry no id; their place in the shipment's list (or their time, when given) is stable.
-        eventId: `${shipmentId}:${code}:${valid ? at.toISOString() : index}`,
-        event,
-        occurredAt: valid ? at : this.now(),
-        location: e.LocationName || undefined,
-      });
+  /**
+   * A delivery Sendeo holds (SETDELIVERY's or GETBARCODE's answer) as our booking, after sending its pieces and
+   * desi with CARGOMEASUREMENTUPDATE (the document asks for it after every SETDELIVERY that gives them).
+   */
+  private async completed(req: BookingRequest, answer: unknown): Promise<Booking> {
+    const trackingCode = text(field(answer, 'TrackingNumber'));
+    if (!trackingCode) throw new CarrierRefusedError(this.id, 'Sendeo answered without a TrackingNumber');
+    const reference = this.sentKey(req);
+    await this.call('POST', '/api/Cargo/CARGOMEASUREMENTUPDATE', {
+      json: {
+        CustomerReferenceNo: reference,
+        Measurements: (req.draft.packages ?? []).map((p) => {
+          const { weight, desi } = totals([p]);
+          return { Quantity: 1, Width: Math.ceil(p.width ?? 0), Length: Math.ceil(p.length ?? 0), Height: Math.ceil(p.height ?? 0), Deci: desi, Weight: weight };
+        }),
+      },
     });
-    return events;
+    const pieces = strings(field(answer, 'BarcodeNumbers'));
+    const cost = (await this.quote(req.shipment)) ?? { providerId: this.id, baseCost: 0, currency: 'TRY', transitDays: 1, serviceName: 'Sendeo' };
+    return {
+      trackingCode,
+      trackingUrl: text(field(answer, 'TrackingUrl')) ?? `https://sube.sendeo.com.tr/takip?musref=${encodeURIComponent(reference)}`,
+      // DeliveryType 1 and 3: Sendeo collects from the sender; 2: from the customer. A pickup either way.
+      pickupBooked: true,
+      bookedAt: this.now(),
+      cost,
+      carrierReference: reference,
+      // Sendeo numbers each piece; our label prints them, one page per package, when they match the packages.
+      ...(pieces.length === (req.draft.packages?.length ?? 0) && pieces.length > 0 ? { pieceBarcodes: pieces } : {}),
+    };
   }
 
-  /** The shipment an earlier try booked with this piece, if Kolay Gelsin lists one. */
-  private async findByPiece(customerTrackingId: string): Promise<string | undefined> {
+  /** The account's token: cached until half an hour before its 20 hours run out; one login at a time. */
+  private async bearer(): Promise<string> {
+    if (this.token && this.now().getTime() < this.token.renewAt) return this.token.value;
+    this.login ??= (async () => {
+      try {
+        const answer = await this.send('POST', '/api/Token/LoginAES', { json: { musteri: this.options.credentials.customer_code, sifre: this.options.credentials.password } }, undefined);
+        const value = text(field(answer, 'Token'));
+        if (!value) throw new CarrierRefusedError(this.id, 'Sendeo answered LoginAES without a token');
+        this.token = { value, renewAt: this.now().getTime() + TOKEN_LIFETIME_MS - TOKEN_RENEW_EARLY_MS };
+        return value;
+      } finally {
+        this.login = undefined;
+      }
+    })();
+    return this.login;
+  }
+
+  /** One call with the account's token; a 401 renews the token once (it may have expired early or been revoked). */
+  private async call(method: 'GET' | 'POST', path: string, body: { json?: unknown }): Promise<unknown> {
+    const token = await this.bearer();
     try {
-      const models = await this.statuses({ OnlyLatestEvents: true, CustomerTrackingIdList: [customerTrackingId] });
-      const found = models.find((m) => m.CustomerTrackingId === customerTrackingId && m.ShipmentId !== undefined);
-      return found && String(found.ShipmentId);
+      return await this.send(method, path, body, token);
     } catch (error) {
-      // Status queries need a webhook definition at Kolay Gelsin; without one there is nothing to look in.
-      if (error instanceof CarrierRefusedError) return undefined;
-      throw error;
+      if (!(error instanceof TokenRefused)) throw error;
+      if (this.token?.value === token) this.token = undefined;
+      return this.send(method, path, body, await this.bearer());
     }
   }
 
-  private async statuses(body: Record<string, unknown>): Promise<ItemStatus[]> {
-    const payload = await this.call<ItemStatus[] | { ShipmentModelList?: ItemStatus[] }>('GetCorporateShipmentsStatus', body);
-    return Array.isArray(payload) ? payload : (payload?.ShipmentModelList ?? []);
-  }
-
   /**
-   * One operation. Kolay Gelsin answers errors as its envelope (ResultCode ≠ 200) with HTTP 500 or 200: those
-   * are refusals, except its generic failure; a 5xx without an envelope, 429 and network faults are retried.
+   * One request. Sendeo answers success as HTTP 200 with `result`; a refusal as HTTP 500 with its status code
+   * (the document's tables: 102, 205, 702, …) and `exceptionMessage`; a 500 without such a code, other 5xx,
+   * 429 and network faults are worth a retry; 401 is the token (or, for LoginAES, the credentials).
    */
-  private async call<P>(operation: string, json: unknown): Promise<P | null | undefined> {
-    let res: OutboundResponse<Envelope<P> | null>;
+  private async send(method: 'GET' | 'POST', path: string, body: { json?: unknown }, token: string | undefined): Promise<unknown> {
+    let res: OutboundResponse<Envelope | null>;
     try {
-      res = await this.options.http.json<Envelope<P>>({
-        method: 'POST',
-        url: `${this.base}/${operation}`,
-        headers: { authorization: `Bearer ${this.options.credentials.token}` },
-        json,
+      res = await this.options.http.json<Envelope>({
+        method,
+        url: `${this.base}${path}`,
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+        ...(body.json === undefined ? {} : { json: body.json }),
       });
     } catch (error) {
       throw carrierCallFault(this.id, error);
     }
-    const envelope = res.body && typeof res.body === 'object' && 'ResultCode' in res.body ? res.body : undefined;
-    if (!envelope) {
-      checkCarrierAnswer(this.id, res, { name: 'Sendeo', secret: 'token' });
-      const text = `Sendeo answered ${operation} with HTTP ${res.status} and no result`;
-      // A 4xx without an envelope is our request or the base_url, which a retry does not change.
-      throw res.status >= 400 && res.status < 500 ? new CarrierRefusedError(this.id, text) : new RemoteUnavailableError(this.id, text);
+    const operation = path.split('?')[0].split('/').pop();
+    if (res.status === 401) {
+      if (token) throw new TokenRefused(this.id);
+      throw new CarrierRefusedError(this.id, "Sendeo refused the account's customer code or password (HTTP 401)");
     }
-    if (Number(envelope.ResultCode) === 200) return envelope.Payload;
-    const message = envelope.ResultMessage ?? `ResultCode ${envelope.ResultCode}`;
-    if (TRANSIENT_MESSAGES.has(message)) throw new RemoteUnavailableError(this.id, `Sendeo ${operation}: ${message}`);
-    throw new CarrierRefusedError(this.id, `Sendeo ${operation}: ${message}`);
+    const code = Number(field(res.body, 'StatusCode'));
+    const message = text(field(res.body, 'exceptionMessage')) ?? text(field(res.body, 'exceptionDescription'));
+    if (res.status === 200 && (!Number.isFinite(code) || code === 200 || code === 0)) return field(res.body, 'result');
+    if (res.status === 500 && message && Number.isFinite(code) && code !== 200 && (code < 500 || code > 599)) {
+      throw new SendeoRefusal(this.id, `Sendeo ${operation}: ${message} (${code})`, code);
+    }
+    checkCarrierAnswer(this.id, res, { name: 'Sendeo', secret: 'customer code or password' });
+    const reason = `Sendeo ${operation}: ${message ?? validationText(res.body) ?? `HTTP ${res.status}`}`;
+    // A 4xx is our request, which a retry does not change; anything else may pass.
+    throw res.status >= 400 && res.status < 500 ? new SendeoRefusal(this.id, reason, code) : new RemoteUnavailableError(this.id, reason);
   }
+}
+
+/** A 401 to a call with a token: renew the token and try once more. */
+class TokenRefused extends CarrierRefusedError {
+  constructor(carrierId: number) {
+    super(carrierId, "Sendeo refused the account's token (HTTP 401)");
+  }
+}
+
+/** An ASP.NET validation answer (`errors: {Field: [messages]}`) in one line. */
+function validationText(body: unknown): string | undefined {
+  const errors = field(body, 'errors');
+  if (!errors || typeof errors !== 'object') return undefined;
+  return Object.entries(errors)
+    .map(([name, messages]) => `${name}: ${strings(messages).join(' ')}`)
+    .join('; ')
+    .slice(0, 500);
+}
+
+/** `amount` in `parts` prices to the kuruş, the remainder on the first, so they add up exactly. */
+function spread(amount: number, parts: number): number[] {
+  if (parts <= 0) return [];
+  const cents = Math.round(amount * 100);
+  const each = Math.floor(cents / parts);
+  return Array.from({ length: parts }, (_, i) => (i === 0 ? each + (cents - each * parts) : each) / 100);
 }

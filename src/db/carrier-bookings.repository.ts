@@ -18,8 +18,9 @@ export async function findBooking(q: Queryable, bookingKey: string): Promise<Boo
     service_name: string;
     carrier_reference: string | null;
     carrier_label: boolean;
+    notes: string[] | null;
   }>(
-    `SELECT provider_id, tracking_code, tracking_url, pickup_booked, base_cost, currency, service_name, carrier_reference, label_content IS NOT NULL AS carrier_label
+    `SELECT provider_id, tracking_code, tracking_url, pickup_booked, base_cost, currency, service_name, carrier_reference, label_content IS NOT NULL AS carrier_label, notes
      FROM carrier_bookings WHERE booking_key = $1 AND cancelled_at IS NULL`,
     [bookingKey],
   );
@@ -35,20 +36,24 @@ export async function findBooking(q: Queryable, bookingKey: string): Promise<Boo
       serviceName: row.service_name,
       carrierReference: row.carrier_reference,
       carrierLabel: row.carrier_label,
+      ...(row.notes?.length ? { notes: row.notes } : {}),
     }
   );
 }
 
-/** Records a booking; replaces one under the same key only if that was cancelled or with another carrier. */
+/**
+ * Records a booking; replaces one under the same key only if that was cancelled. A live booking stays: the
+ * first one saved is the booking (the caller reads it back and answers with it).
+ */
 export async function saveBooking(q: Queryable, bookingKey: string, booking: BookedShipment, label?: CarrierLabel): Promise<void> {
   await q.query(
-    `INSERT INTO carrier_bookings (booking_key, provider_id, tracking_code, tracking_url, pickup_booked, base_cost, currency, service_name, carrier_reference, label_content, label_content_type)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+    `INSERT INTO carrier_bookings (booking_key, provider_id, tracking_code, tracking_url, pickup_booked, base_cost, currency, service_name, carrier_reference, label_content, label_content_type, notes)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
      ON CONFLICT (booking_key) DO UPDATE SET provider_id = EXCLUDED.provider_id, tracking_code = EXCLUDED.tracking_code,
        tracking_url = EXCLUDED.tracking_url, pickup_booked = EXCLUDED.pickup_booked, base_cost = EXCLUDED.base_cost,
        currency = EXCLUDED.currency, service_name = EXCLUDED.service_name, carrier_reference = EXCLUDED.carrier_reference,
-       label_content = EXCLUDED.label_content, label_content_type = EXCLUDED.label_content_type, booked_at = now(), cancelled_at = NULL
-     WHERE carrier_bookings.cancelled_at IS NOT NULL OR carrier_bookings.provider_id <> EXCLUDED.provider_id`,
+       label_content = EXCLUDED.label_content, label_content_type = EXCLUDED.label_content_type, notes = EXCLUDED.notes, booked_at = now(), cancelled_at = NULL
+     WHERE carrier_bookings.cancelled_at IS NOT NULL`,
     [
       bookingKey,
       booking.providerId,
@@ -61,6 +66,7 @@ export async function saveBooking(q: Queryable, bookingKey: string, booking: Boo
       booking.carrierReference ?? null,
       label?.content ?? null,
       label?.contentType ?? null,
+      booking.notes?.length ? JSON.stringify(booking.notes) : null,
     ],
   );
 }
@@ -76,4 +82,34 @@ export async function findCarrierLabel(q: Queryable, bookingKey: string): Promis
 
 export async function markBookingCancelled(q: Queryable, bookingKey: string): Promise<void> {
   await q.query('UPDATE carrier_bookings SET cancelled_at = now() WHERE booking_key = $1 AND cancelled_at IS NULL', [bookingKey]);
+}
+
+/** A booking intent: a carrier was (or is about to be) asked to book under `sentKey`. */
+export interface BookingIntent {
+  providerId: number;
+  sentKey: string;
+  attempts: number;
+  /** open: asked, outcome unknown; booked: its booking is saved; released: looked up and nothing held, or voided */
+  state: 'open' | 'booked' | 'released';
+}
+
+export async function findIntents(q: Queryable, bookingKey: string): Promise<BookingIntent[]> {
+  const { rows } = await q.query<{ provider_id: number; sent_key: string; attempts: number; state: BookingIntent['state'] }>(
+    'SELECT provider_id, sent_key, attempts, state FROM carrier_booking_intents WHERE booking_key = $1 ORDER BY created_at',
+    [bookingKey],
+  );
+  return rows.map((r) => ({ providerId: Number(r.provider_id), sentKey: r.sent_key, attempts: Number(r.attempts), state: r.state }));
+}
+
+/** Records, before the call, that `providerId` is asked to book under `sentKey` (committed on its own). */
+export async function recordIntent(q: Queryable, intent: { bookingKey: string; providerId: number; sentKey: string }): Promise<void> {
+  await q.query(
+    `INSERT INTO carrier_booking_intents (booking_key, provider_id, sent_key) VALUES ($1, $2, $3)
+     ON CONFLICT (booking_key, provider_id) DO UPDATE SET sent_key = EXCLUDED.sent_key, attempts = carrier_booking_intents.attempts + 1, state = 'open', updated_at = now()`,
+    [intent.bookingKey, intent.providerId, intent.sentKey],
+  );
+}
+
+export async function closeIntent(q: Queryable, bookingKey: string, providerId: number, state: 'booked' | 'released'): Promise<void> {
+  await q.query('UPDATE carrier_booking_intents SET state = $3, updated_at = now() WHERE booking_key = $1 AND provider_id = $2', [bookingKey, providerId, state]);
 }

@@ -6,13 +6,26 @@ import { EXPECTED_INTEGER, parseOrRefuse } from './validation';
  * Carrier accounts: a customer's own credentials for a carrier kind, with a provider id of their own. The
  * kinds this service can connect; each declares the credentials and settings it takes.
  */
-export const CARRIER_KINDS = ['consignment_api', 'dhl_express', 'sendeo'] as const;
+export const CARRIER_KINDS = ['consignment_api', 'dhl_express', 'sendeo', 'kolay_gelsin'] as const;
 export type CarrierKind = (typeof CARRIER_KINDS)[number];
 
 export const CARRIER_ACCOUNT_STATUS = { DISABLED: 0, ACTIVE: 1 } as const;
 
 const INT32_MAX = 2_147_483_647;
 const integer = () => z.int({ error: (iss) => (iss.code === 'invalid_type' ? EXPECTED_INTEGER : undefined) }).max(INT32_MAX);
+
+/** A carrier account's own price list, for carriers without a rating operation: bands by chargeable weight (kg or desi, whichever is greater). */
+const rateTable = z.strictObject({
+  currency: z.string().regex(/^[A-Z]{3}$/).optional(),
+  transit_days: integer().min(0).max(60).optional(),
+  bands: z
+    .array(z.strictObject({ up_to: z.number().positive().max(100_000), price: z.number().nonnegative().max(1_000_000) }))
+    .min(1)
+    .max(100)
+    .refine((bands) => bands.every((b, i) => i === 0 || b.up_to > bands[i - 1].up_to), { params: { code: 'NOT_ASCENDING' } }),
+  per_unit_above: z.number().nonnegative().max(1_000_000).optional(),
+  max: z.number().positive().max(100_000).optional(),
+});
 
 const KINDS = {
   /** A remote shipping service that speaks this very API: its base URL and an API key of a customer there. */
@@ -55,8 +68,25 @@ const KINDS = {
       paperless_trade: z.boolean().optional(),
     }),
   },
-  /** Sendeo (Kolay Gelsin): the token, customer id and sender address id Kolay Gelsin hands out. */
+  /** Sendeo's current API: the customer code and password its LoginAES operation takes (the API user made in Şube Sendeo). */
   sendeo: {
+    credentials: z.strictObject({
+      customer_code: z.string().trim().min(1).max(100),
+      password: z.string().min(1).max(200),
+    }),
+    settings: z.strictObject({
+      /** Sendeo's API (default https://api.sendeo.com.tr), its test host, or a test double */
+      base_url: z.url({ protocol: /^https?$/ }).max(2048).optional(),
+      /** SETDELIVERY's DeliveryType: 1 from your location to your customer (default), 2 from your customer to your location, 3 from a supplier to your customer */
+      delivery_type: z.literal([1, 2, 3]).optional(),
+      /** SETDELIVERY's ServiceType: 1 standard (default), 2 express */
+      service_type: z.literal([1, 2]).optional(),
+      /** the account's prices (no rating operation in the contract) */
+      rates: rateTable.optional(),
+    }),
+  },
+  /** Kolay Gelsin's older integration API: the token, customer id and sender address id Kolay Gelsin hands out. */
+  kolay_gelsin: {
     credentials: z.strictObject({
       token: z.string().trim().min(1).max(2048),
       customer_id: integer().positive(),
@@ -67,20 +97,8 @@ const KINDS = {
     settings: z.strictObject({
       base_url: z.url({ protocol: /^https?$/ }).max(2048).optional(),
       paying_party: z.literal([1, 2]).optional(),
-      /** the account's prices (Sendeo has no rating operation): bands by chargeable weight, kg or desi, whichever is greater */
-      rates: z
-        .strictObject({
-          currency: z.string().regex(/^[A-Z]{3}$/).optional(),
-          transit_days: integer().min(0).max(60).optional(),
-          bands: z
-            .array(z.strictObject({ up_to: z.number().positive().max(100_000), price: z.number().nonnegative().max(1_000_000) }))
-            .min(1)
-            .max(100)
-            .refine((bands) => bands.every((b, i) => i === 0 || b.up_to > bands[i - 1].up_to), { params: { code: 'NOT_ASCENDING' } }),
-          per_unit_above: z.number().nonnegative().max(1_000_000).optional(),
-          max: z.number().positive().max(100_000).optional(),
-        })
-        .optional(),
+      /** the account's prices (no rating operation in the contract) */
+      rates: rateTable.optional(),
     }),
   },
 } satisfies Record<CarrierKind, { credentials: z.ZodType; settings: z.ZodType }>;
@@ -147,6 +165,6 @@ export function parseCarrierAccountInput(body: unknown, mode: 'create' | 'replac
 
 /** What a response may show of the credentials: the last four characters of the secret, nothing else. */
 export function credentialsHint(kind: CarrierKind, credentials: Record<string, unknown>): string {
-  const secret = String((kind === 'consignment_api' ? credentials.api_key : kind === 'sendeo' ? credentials.token : credentials.password) ?? '');
+  const secret = String((kind === 'consignment_api' ? credentials.api_key : kind === 'kolay_gelsin' ? credentials.token : credentials.password) ?? '');
   return secret.length >= 8 ? `****${secret.slice(-4)}` : '****';
 }

@@ -1,5 +1,6 @@
 import type { DraftInput, PartyInput } from './draft';
 import type { Issue } from './errors';
+import { cashOnDelivery } from './special-services';
 
 /** Countries whose addresses need `state_code` (docs/api.md). */
 const STATE_CODE_COUNTRIES = new Set(['US', 'CA', 'IE']);
@@ -17,7 +18,8 @@ export function isInternational(draft: DraftInput): boolean {
 /**
  * What a draft needs before a carrier can take it (issue "process draft"): both parties' name, address,
  * city, country and phone; `state_code` in the US, Canada and Ireland; at least one package, each with a
- * weight; a carrier choice; and, across borders, customs data on every item. Every gap, with its field path.
+ * weight; a carrier choice; across borders, customs data on every item; a cash-on-delivery service's amount.
+ * Every gap, with its field path.
  */
 export function processingIssues(draft: DraftInput): Issue[] {
   const issues: Issue[] = [];
@@ -34,6 +36,8 @@ export function processingIssues(draft: DraftInput): Issue[] {
   });
   if (blank(draft.preference) && blank(draft.provider_id)) issues.push({ code: 'NOT_BLANK', field: 'preference' });
   if (draft.preference === 0 && blank(draft.provider_id)) issues.push({ code: 'PREFERENCE_RULE', field: 'provider_id' });
+  const { issue: codIssue } = cashOnDelivery(draft);
+  if (codIssue) issues.push(codIssue);
   if (isInternational(draft)) {
     packages.forEach((p, i) => {
       const items = p.items ?? [];

@@ -27,6 +27,8 @@ export interface BookedShipment {
   carrierLabel?: boolean;
   /** the barcodes the carrier scans, one per package, when it gives each its own (our label prints a page per piece) */
   pieceBarcodes?: string[];
+  /** what booking found and did beyond the booking itself (an earlier booking recovered or voided): history entries */
+  notes?: string[];
 }
 
 /** What processing will do, decided before anything is written or booked. */

@@ -104,6 +104,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, Text> = {
     tr: '{provider_id} numaralı kargo firması devre dışı: kargo hesabı yeni gönderi kabul etmiyor.',
   },
   CARRIER_REFUSED: { en: 'The carrier refused the consignment: {reason}', tr: 'Kargo firması gönderiyi kabul etmedi: {reason}' },
+  CARRIER_FIELD: { en: 'The carrier does not accept this value: {reason}', tr: 'Kargo firması bu değeri kabul etmiyor: {reason}' },
   CARRIER_UNAVAILABLE: {
     en: 'The carrier is unavailable; the draft was not processed. Please retry later.',
     tr: 'Kargo firmasına şu anda ulaşılamıyor; taslak işlenmedi. Lütfen daha sonra tekrar deneyin.',

@@ -40,7 +40,13 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 const PORTAL_WEBHOOK = 'carrier-portal';
 
 /** The additional data a sealed value is bound to: its account, customer and carrier kind. */
-export const sealingContext = (providerId: number, customerId: number, carrier: string): string => `carrier-account:${providerId}:${customerId}:${carrier}`;
+/**
+ * What sealed credentials are bound to: the account and its carrier kind. Kolay Gelsin accounts were made
+ * under the kind name `sendeo` (before that name passed to Sendeo's current API) and keep it here, so their
+ * stored credentials open after the rename; provider ids are unique, so no two accounts share a context.
+ */
+export const sealingContext = (providerId: number, customerId: number, carrier: string): string =>
+  `carrier-account:${providerId}:${customerId}:${carrier === 'kolay_gelsin' ? 'sendeo' : carrier}`;
 
 /** A customer's carrier accounts. Credentials go in sealed and never come out here (only a masked hint). */
 export function createCarrierAccountService(deps: CarrierAccountServiceDeps) {
@@ -67,7 +73,7 @@ export function createCarrierAccountService(deps: CarrierAccountServiceDeps) {
    * the account, its consignments are polled, and a later PUT tries again.
    */
   const connectStatusWebhook = async (account: CarrierAccountRecord, credentials: Record<string, unknown>, previous?: Record<string, unknown>) => {
-    if (account.carrier === 'sendeo') return acceptPortalWebhook(account, credentials);
+    if (account.carrier === 'kolay_gelsin') return acceptPortalWebhook(account, credentials);
     const hooks = deps.statusWebhooks;
     if (!hooks || account.carrier !== 'consignment_api') return;
     const old = await findStatusWebhook(deps.db, account.providerId);
@@ -88,7 +94,7 @@ export function createCarrierAccountService(deps: CarrierAccountServiceDeps) {
   };
 
   /**
-   * A Sendeo account's webhook is registered by the customer in Kolay Gelsin's portal (the contract has no
+   * A Kolay Gelsin account's webhook is registered by the customer in Kolay Gelsin's portal (the contract has no
    * operation for it), with the account's `webhook_secret` as its Basic auth password or hash value: we keep
    * the secret's hash to check deliveries against. Without a secret its consignments are polled.
    */

@@ -3,6 +3,7 @@ import { outboundFailureText } from '../carriers/carrier-http';
 import { bestQuote, type Preference } from '../carriers/registry';
 import { ConsignmentApiCarrier, type ConsignmentApiCredentials, type ConsignmentApiSettings } from '../carriers/consignment-api';
 import { DhlExpressCarrier, type DhlExpressCredentials, type DhlExpressSettings } from '../carriers/dhl-express';
+import { KolayGelsinCarrier, type KolayGelsinCredentials, type KolayGelsinSettings } from '../carriers/kolay-gelsin';
 import { SendeoCarrier, type SendeoCredentials, type SendeoSettings } from '../carriers/sendeo';
 import type { CredentialsVault } from '../carriers/credentials-vault';
 import type { CarrierRegistry } from '../carriers/registry';
@@ -86,9 +87,12 @@ export function createProviderService(deps: ProviderServiceDeps) {
       a.carrier === 'consignment_api'
         ? // priced by the remote when it books; cancels as the remote decides; statuses by lookup after its webhook
           { quotes: false, cancel_in_transit: true, push_tracking: a.statusWebhook.registered }
-        : a.carrier === 'sendeo'
+        : a.carrier === 'kolay_gelsin'
           ? // priced by the account's rate table; cancels in transit as a return; statuses by query after its webhook
             { quotes: a.settings.rates !== undefined, cancel_in_transit: true, push_tracking: a.statusWebhook.registered }
+          : a.carrier === 'sendeo'
+            ? // priced by the account's rate table; cancels before pickup only; polled (the contract has no webhook)
+              { quotes: a.settings.rates !== undefined, cancel_in_transit: false, push_tracking: false }
           : // dhl_express: rated by its rating operation; no cancel once DHL holds the parcel; polled
             { quotes: true, cancel_in_transit: false, push_tracking: false },
   });
@@ -125,6 +129,8 @@ export function createProviderService(deps: ProviderServiceDeps) {
       carrier = new DhlExpressCarrier({ ...identity, credentials: credentials as unknown as DhlExpressCredentials, settings: account.settings as DhlExpressSettings });
     } else if (account.carrier === 'sendeo') {
       carrier = new SendeoCarrier({ ...identity, credentials: credentials as unknown as SendeoCredentials, settings: account.settings as SendeoSettings, lookupBudget });
+    } else if (account.carrier === 'kolay_gelsin') {
+      carrier = new KolayGelsinCarrier({ ...identity, credentials: credentials as unknown as KolayGelsinCredentials, settings: account.settings as KolayGelsinSettings, lookupBudget });
     } else {
       return undefined;
     }

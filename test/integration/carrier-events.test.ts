@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Booking, Carrier, Quote, ShipmentSpec, TrackingEvent } from '../../src/carriers/carrier';
+import type { Booking, BookingRequest, Carrier, Quote, ShipmentSpec, TrackingEvent } from '../../src/carriers/carrier';
 import { consignmentWorkflowId } from '../../src/temporal/consignment.starter';
 import { consignmentApi, draftBody, party, waitForStatus, type ConsignmentApi } from '../support/consignments';
 import { startTestService, type TestService } from '../support/test-service';
@@ -16,6 +16,9 @@ class PollingCarrier implements Carrier {
   readonly feed = new Map<string, TrackingEvent[]>();
   polls = 0;
   readonly supportsQuotes = true;
+  sentKey(req: BookingRequest): string {
+    return req.bookingKey;
+  }
   async quote(s: ShipmentSpec): Promise<Quote> {
     return this.price(s);
   }

@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { consignmentApi, draftBody, party, type ConsignmentApi } from '../support/consignments';
 import { DEFAULT_PRODUCTS, startMyDhlDouble, type MyDhlDouble } from '../support/carriers/mydhl-double';
-import { startSendeoDouble, type SendeoDouble } from '../support/carriers/sendeo-double';
+import { startKolayGelsinDouble, type KolayGelsinDouble } from '../support/carriers/kolay-gelsin-double';
 import { startTestService, type TestService } from '../support/test-service';
 
 /**
  * Preference 1 (cheapest) and 2 (fastest) across every provider a customer can use: the sandbox carriers, a
- * Sendeo account priced by its rate table and a DHL Express account rated by the MyDHL double. The choice
+ * Kolay Gelsin account priced by its rate table and a DHL Express account rated by the MyDHL double. The choice
  * and every quote considered are in the consignment's history; other customers' and disabled accounts are
  * never asked.
  */
 let svc: TestService;
 let dhl: MyDhlDouble;
-let kg: SendeoDouble;
+let kg: KolayGelsinDouble;
 let api: ConsignmentApi;
 let key: string;
 const ids: Record<'sendeo' | 'dhl' | 'disabled', number> = { sendeo: 0, dhl: 0, disabled: 0 };
@@ -20,7 +20,7 @@ const ids: Record<'sendeo' | 'dhl' | 'disabled', number> = { sendeo: 0, dhl: 0, 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const sendeoAccount = (description: string, price: number, status = 1) => ({
-  carrier: 'sendeo',
+  carrier: 'kolay_gelsin',
   description,
   status,
   credentials: { token: kg.token, customer_id: 20, address_id: 28 },
@@ -30,7 +30,7 @@ const sendeoAccount = (description: string, price: number, status = 1) => ({
 beforeAll(async () => {
   // DHL bills this account in TRY; its domestic product is dearer than in the default catalogue.
   dhl = await startMyDhlDouble({ currency: 'TRY', products: DEFAULT_PRODUCTS.map((p) => (p.productCode === 'N' ? { ...p, basePrice: 100 } : p)) });
-  kg = await startSendeoDouble();
+  kg = await startKolayGelsinDouble();
   svc = await startTestService({ WEBHOOK_ALLOW_PRIVATE: '1' });
   ({ apiKey: key } = await svc.customer('Shops with three carriers'));
   api = consignmentApi(svc, key);

@@ -353,6 +353,9 @@ export function lifecycleFakes(hooks: LifecycleHooks = {}) {
       log('trackShipment', request);
       return (await hooks.trackShipment?.()) ?? [];
     },
+    async recordTrackingFailure(failure) {
+      log('recordTrackingFailure', failure);
+    },
     async cancelBooking(request) {
       log('cancelBooking', request);
       return (await hooks.cancelBooking?.(request)) ?? { accepted: true };

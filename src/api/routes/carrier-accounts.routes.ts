@@ -17,7 +17,7 @@ const createAccount = operation({
   operationId: 'createCarrierAccount',
   summary: 'Add a carrier account',
   description:
-    "Your own account with a carrier: a remote consignment service (`consignment_api`), DHL Express or Sendeo. Credentials are encrypted at rest and never shown again. The answer's `provider_id` is what drafts use.",
+    "Your own account with a carrier: a remote consignment service (`consignment_api`), DHL Express, Sendeo or Kolay Gelsin. Credentials are encrypted at rest and never shown again. The answer's `provider_id` is what drafts use.",
   body: requestSchema('CarrierAccountCreate', carrierAccountBodies.create),
   answers: { 201: { description: 'The account.', schema: AccountEnvelope } },
   links: { 201: Object.fromEntries(['getCarrierAccount', 'replaceCarrierAccount', 'deleteCarrierAccount'].map((id) => [id, { provider_id: '$response.body#/data/provider_id' }])) },

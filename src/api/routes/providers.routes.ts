@@ -12,7 +12,7 @@ import type { ConsignmentService } from '../../services/consignments.service';
 import type { CarrierAccountService } from '../../services/carrier-accounts.service';
 import type { ProviderService } from '../../services/providers.service';
 import { STATUS_WEBHOOK_HEADER } from '../../carriers/consignment-api';
-import { shipmentIdsInWebhook } from '../../carriers/sendeo';
+import { shipmentIdsInWebhook } from '../../carriers/kolay-gelsin';
 import { envelope, operation, requestSchema } from '../openapi/operation';
 import { idParam, providerIdOf, textParam } from './params';
 
@@ -103,11 +103,11 @@ const statusUpdates = operation({
   operationId: 'receiveAccountStatusWebhook',
   summary: "A carrier account's status webhook",
   description:
-    "Called by a remote consignment service or Sendeo when shipments of the account change; authenticated by the secret registered with it. The consignments' workflows then ask the carrier for the status.",
+    "Called by a remote consignment service or Kolay Gelsin when shipments of the account change; authenticated by the secret registered with it. The consignments' workflows then ask the carrier for the status.",
   access: 'statusWebhookSecret',
   params: z.object({ provider_id: idParam }),
   bodyOptional: true,
-  body: requestSchema('StatusWebhookBody', z.record(z.string(), z.unknown()), { description: "The remote's notice; its shape is the remote's (ours names `data.barcode`, Sendeo names its shipments)." }),
+  body: requestSchema('StatusWebhookBody', z.record(z.string(), z.unknown()), { description: "The remote's notice; its shape is the remote's (ours names `data.barcode`, Kolay Gelsin names its shipments)." }),
   answers: {
     202: {
       description: 'Accepted: the consignments it named.',
@@ -215,8 +215,8 @@ export function providerRoutes(deps: {
       const providerId = providerIdOf(request.params.provider_id);
       const account = providerId === undefined ? undefined : await deps.carrierAccounts?.verifyStatusWebhook(providerId, webhookSecret(request.headers));
       if (!account) throw new DomainError('INVALID_CARRIER_TOKEN');
-      // A Sendeo delivery names its shipments (tracking codes); a remote consignment service names one consignment.
-      const named = account.carrier === 'sendeo' ? shipmentIdsInWebhook(request.body).map((trackingCode) => ({ trackingCode })) : [namesIn(request.body)];
+      // A Kolay Gelsin delivery names its shipments (tracking codes); a remote consignment service names one consignment.
+      const named = account.carrier === 'kolay_gelsin' ? shipmentIdsInWebhook(request.body).map((trackingCode) => ({ trackingCode })) : [namesIn(request.body)];
       const consignments: number[] = [];
       for (const names of named) {
         const target = await deps.consignments.carrierChanged(account, names);

@@ -16,6 +16,7 @@ function fixed(id: number, quote: Omit<Quote, 'providerId'> | null): Carrier {
     supportsQuotes: true,
     quote: async () => (quote ? { providerId: id, ...quote } : null),
     book: () => Promise.reject(new Error('not used')),
+    sentKey: (req) => req.bookingKey,
     cancel: () => Promise.resolve({ accepted: true }),
     track: () => Promise.resolve([]),
   };

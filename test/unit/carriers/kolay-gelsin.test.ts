@@ -1,30 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CarrierRefusedError, type BookingRequest } from '../../../src/carriers/carrier';
 import { RemoteUnavailableError } from '../../../src/carriers/carrier-http';
-import { plateCode, recipientRequest, SendeoCarrier, shipmentIdsInWebhook, type SendeoSettings } from '../../../src/carriers/sendeo';
+import { recipientRequest, KolayGelsinCarrier, shipmentIdsInWebhook, type KolayGelsinSettings } from '../../../src/carriers/kolay-gelsin';
+import { plateCode } from '../../../src/carriers/turkish-provinces';
 import { createOutboundHttp } from '../../../src/http/outbound';
-import { startSendeoDouble, type SendeoDouble } from '../../support/carriers/sendeo-double';
+import { startKolayGelsinDouble, type KolayGelsinDouble } from '../../support/carriers/kolay-gelsin-double';
 import { failure } from '../../support/failure';
 
 /**
- * The Sendeo adapter against the Kolay Gelsin test double, which validates every request with JSON schemas
- * written from the carrier's OpenAPI document (SENDEO-CONTRACT.md): a request that breaks the contract fails.
+ * The Kolay Gelsin adapter against the Kolay Gelsin test double, which validates every request with JSON schemas
+ * written from the carrier's OpenAPI document (KOLAY-GELSIN-CONTRACT.md): a request that breaks the contract fails.
  */
-let kg: SendeoDouble;
+let kg: KolayGelsinDouble;
 const http = createOutboundHttp({ allowPrivate: true });
 
 beforeAll(async () => {
-  kg = await startSendeoDouble();
+  kg = await startKolayGelsinDouble();
 });
 afterAll(async () => {
   await http.close();
   await kg.close();
 });
 
-const RATES: SendeoSettings['rates'] = { bands: [{ up_to: 2, price: 55 }, { up_to: 10, price: 80 }], per_unit_above: 6, max: 30, transit_days: 1 };
+const RATES: KolayGelsinSettings['rates'] = { bands: [{ up_to: 2, price: 55 }, { up_to: 10, price: 80 }], per_unit_above: 6, max: 30, transit_days: 1 };
 
-const carrier = (settings: Partial<SendeoSettings> = {}, token = kg.token) =>
-  new SendeoCarrier({ providerId: 1003, name: 'Sendeo', logoUrl: 'http://x/logo.svg', credentials: { token, customer_id: 20, address_id: 28 }, settings: { base_url: kg.baseUrl, rates: RATES, ...settings }, http });
+const carrier = (settings: Partial<KolayGelsinSettings> = {}, token = kg.token) =>
+  new KolayGelsinCarrier({ providerId: 1003, name: 'Kolay Gelsin', logoUrl: 'http://x/logo.svg', credentials: { token, customer_id: 20, address_id: 28 }, settings: { base_url: kg.baseUrl, rates: RATES, ...settings }, http });
 
 let serial = 0;
 function request(overrides: Partial<BookingRequest> = {}): BookingRequest {
@@ -47,7 +48,7 @@ function request(overrides: Partial<BookingRequest> = {}): BookingRequest {
 
 const sentBy = (from: number) => kg.requests.slice(from);
 
-describe('the Sendeo adapter', () => {
+describe('the Kolay Gelsin adapter', () => {
   it('prices domestic shipments from the account’s rate table by chargeable weight, and nothing abroad', async () => {
     expect(await carrier().quote({ fromCountry: 'TR', toCountry: 'TR', weightKg: 1, desi: 1.5, packageCount: 1 })).toMatchObject({ baseCost: 55, currency: 'TRY', transitDays: 1 });
     expect(await carrier().quote({ fromCountry: 'TR', toCountry: 'TR', weightKg: 3, desi: 12.2, packageCount: 1 })).toMatchObject({ baseCost: 80 + 3 * 6 });
@@ -69,30 +70,25 @@ describe('the Sendeo adapter', () => {
     expect(booking.pieceBarcodes).toEqual([kg.deliveries.get(booking.trackingCode)!.items[0].customerBarcode]);
   });
 
-  it('on a retry, finds the shipment an earlier try created instead of creating another', async () => {
+  it('finds the shipment an earlier try created under the first piece barcode, with its piece barcodes', async () => {
     const req = request();
     const first = await carrier().book(req);
     const from = kg.requests.length;
-    const again = await carrier().book({ ...req, attempt: 2 });
-    expect(again.trackingCode).toBe(first.trackingCode);
-    expect(sentBy(from).map((r) => r.operation)).toEqual(['GetCorporateShipmentsStatus']);
-    expect(sentBy(from)[0].validationErrors ?? []).toEqual([]);
-    // A first try never asks.
-    const fresh = kg.requests.length;
-    await carrier().book(request());
-    expect(sentBy(fresh).map((r) => r.operation)).not.toContain('GetCorporateShipmentsStatus');
+    const found = await carrier().findBooking(req);
+    expect(found).toMatchObject({ state: 'found', booking: { trackingCode: first.trackingCode, pieceBarcodes: first.pieceBarcodes } });
+    expect(sentBy(from).map((r) => [r.operation, r.validationErrors ?? []])).toEqual([['GetCorporateShipmentsStatus', []]]);
+    expect(carrier().sentKey(req)).toBe(first.pieceBarcodes![0]);
   });
 
-  it('a retry with nothing booked earlier creates the shipment', async () => {
-    const from = kg.requests.length;
-    const booking = await carrier().book({ ...request(), attempt: 3 });
-    expect(sentBy(from).map((r) => r.operation)).toEqual(['GetCorporateShipmentsStatus', 'SaveRecipient', 'SaveIntegrationShipment']);
-    expect(kg.deliveries.has(booking.trackingCode)).toBe(true);
+  it('finds nothing for a consignment never booked; a refused look-up is reported, not taken for "nothing"', async () => {
+    expect(await carrier().findBooking(request())).toEqual({ state: 'none' });
+    kg.faults.refuseNext(1, { operation: 'GetCorporateShipmentsStatus', resultMessage: 'WebhookDefinitionNotFound' });
+    expect(await carrier().findBooking(request())).toEqual({ state: 'unknown', reason: 'Kolay Gelsin GetCorporateShipmentsStatus: WebhookDefinitionNotFound' });
   });
 
   it('classifies Kolay Gelsin’s answers: envelope refusals are final, its generic failure and bare 5xx are retried', async () => {
     kg.faults.refuseNext(1, { operation: 'SaveIntegrationShipment', resultMessage: 'MoveOptionNotFound' });
-    expect(await failure(carrier().book(request()))).toEqual(expect.objectContaining({ name: 'CarrierRefusedError', reason: 'Sendeo SaveIntegrationShipment: MoveOptionNotFound' }));
+    expect(await failure(carrier().book(request()))).toEqual(expect.objectContaining({ name: 'CarrierRefusedError', reason: 'Kolay Gelsin SaveIntegrationShipment: MoveOptionNotFound' }));
     kg.faults.refuseNext(1, { operation: 'SaveRecipient', resultMessage: 'SomethingWentWrong' });
     expect(await failure(carrier().book(request()))).toBeInstanceOf(RemoteUnavailableError);
     kg.faults.failNext(1, 500);
@@ -138,7 +134,7 @@ describe('the Sendeo adapter', () => {
   });
 });
 
-describe('Sendeo request pieces', () => {
+describe('Kolay Gelsin request pieces', () => {
   it('CityId is the plate code: state_code first, then the postal code’s first two digits', () => {
     expect(plateCode({ state_code: '6' })).toBe(6);
     expect(plateCode({ state_code: 'X', postal_code: '34710' })).toBe(34);

@@ -1,6 +1,6 @@
 /**
- * A contract-faithful test double of the Sendeo (Kolay Gelsin) REST API, for the future `sendeo` carrier adapter.
- * Contract and deviations: SENDEO-CONTRACT.md next to this file. Schemas and response builders: sendeo.schemas.ts.
+ * A contract-faithful test double of the Kolay Gelsin REST API, for the `kolay_gelsin` carrier adapter.
+ * Contract and deviations: KOLAY-GELSIN-CONTRACT.md next to this file. Schemas and response builders: kolay-gelsin.schemas.ts.
  *
  * Every operation is `POST {baseUrl}/{Operation}` with a JSON body and the provisioned token in the `Authorization`
  * header (there is no login operation). Answers use the api-docs.md envelope (ResultCode/ResultMessage/Payload).
@@ -12,44 +12,44 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import {
   CARGO_EVENT_CODES,
-  SENDEO_REQUEST_SCHEMAS,
+  KOLAY_GELSIN_REQUEST_SCHEMAS,
   TCKN_PATTERN,
   VKN_PATTERN,
   cargoEventTypesHeadersSchema,
-  sendeoResponses,
+  kolayGelsinResponses,
   webhookPayloadSchema,
   type EventInput,
   type SaveShipmentPayload,
-  type SendeoEnvelope,
-  type SendeoOperation,
+  type KolayGelsinEnvelope,
+  type KolayGelsinOperation,
   type ShipmentItemStatusModel,
-} from './sendeo.schemas';
+} from './kolay-gelsin.schemas';
 
 // ajv-formats is CommonJS with `exports.default`; under ts-jest/nodenext the default import may be the module object.
 const addFormats = ((addFormatsImport as unknown as { default?: typeof addFormatsImport }).default ?? addFormatsImport) as typeof addFormatsImport;
 
-export const SENDEO_BASE_PATH = '/api/request';
-export const SENDEO_DEFAULT_TOKEN = 'sendeo-test-token';
+export const KOLAY_GELSIN_BASE_PATH = '/api/request';
+export const KOLAY_GELSIN_DEFAULT_TOKEN = 'kolay-gelsin-test-token';
 
 /** Documented "address does not belong to the customer" answer (api-docs.md): the only non-500 ResultCode. */
 const ADDRESS_NOT_OWNED = { code: 404.1, message: 'Adres müşteriye ait değil' };
 
 export type WebhookAuth = { type: 'none' } | { type: 'basic'; username: string; password: string } | { type: 'hash'; value: string; headerName?: string };
 
-export interface SendeoCustomer {
+export interface KolayGelsinCustomer {
   customerId: number;
   addressIds: number[];
   /** contract allows "Tahsilatlı kargo" (SenderInvoiceAmount); default true */
   cashOnDelivery?: boolean;
 }
 
-export interface SendeoDoubleOptions {
-  /** Tokens Kolay Gelsin provisioned (there is no login operation). Default [SENDEO_DEFAULT_TOKEN]. */
+export interface KolayGelsinDoubleOptions {
+  /** Tokens Kolay Gelsin provisioned (there is no login operation). Default [KOLAY_GELSIN_DEFAULT_TOKEN]. */
   tokens?: string[];
   /** `Authorization: Bearer <t>` (api-docs "OAuth2 token", PHP adapter), raw `<t>` (swagger apiKey) or either (default). */
   authScheme?: 'bearer' | 'raw' | 'either';
   /** Known sender customers and their address ids. Default [{ customerId: 20, addressIds: [28] }] (api-docs example). */
-  customers?: SendeoCustomer[];
+  customers?: KolayGelsinCustomer[];
   /** RecipientIds known before the test (as if saved earlier with SaveRecipient). */
   recipientIds?: number[];
   /** Plate codes inside the service area; others need SaveOutOfCoverage=true. Default: all 1..81. */
@@ -89,18 +89,18 @@ export interface RecordedRequest {
   validationErrors?: string[];
 }
 
-export interface SendeoItem {
+export interface KolayGelsinItem {
   shipmentItemId: string;
   customerBarcode: string;
   customerTrackingId: string;
 }
 
-export interface SendeoDelivery {
+export interface KolayGelsinDelivery {
   shipmentId: string;
   operation: 'SaveIntegrationShipment' | 'SaveIntegrationShipmentV2';
   customerId: number;
   customerSpecificCode: string;
-  items: SendeoItem[];
+  items: KolayGelsinItem[];
   events: Array<EventInput & { timeStamp: string }>;
   cancellation?: { reason: number; kind: 'cancelled-before-pickup' | 'return-started' };
   request: Record<string, unknown>;
@@ -115,12 +115,12 @@ export interface PushedWebhook {
 }
 
 export interface RefusalFault {
-  operation?: SendeoOperation;
+  operation?: KolayGelsinOperation;
   resultMessage?: string;
   resultCode?: number;
 }
 
-export interface SendeoFaults {
+export interface KolayGelsinFaults {
   /** Next n requests answer HTTP 500/503 (plain text, no envelope). */
   failNext(n: number, status?: 500 | 503): void;
   /** Next n requests never get an answer (until close()). */
@@ -130,14 +130,14 @@ export interface SendeoFaults {
   reset(): void;
 }
 
-export interface SendeoDouble {
+export interface KolayGelsinDouble {
   /** http://127.0.0.1:<port>/api/request — append `/{Operation}` */
   baseUrl: string;
   token: string;
   requests: RecordedRequest[];
-  deliveries: Map<string, SendeoDelivery>;
+  deliveries: Map<string, KolayGelsinDelivery>;
   webhooks: PushedWebhook[];
-  faults: SendeoFaults;
+  faults: KolayGelsinFaults;
   addToken(token: string): void;
   /** Simulates a revoked/expired token (the contract states no lifetime). */
   revokeToken(token: string): void;
@@ -160,8 +160,8 @@ export interface SendeoDouble {
 const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true });
 addFormats(ajv);
 const validators = Object.fromEntries(
-  Object.entries(SENDEO_REQUEST_SCHEMAS).map(([op, schema]) => [op, ajv.compile(schema)]),
-) as Record<SendeoOperation, ValidateFunction>;
+  Object.entries(KOLAY_GELSIN_REQUEST_SCHEMAS).map(([op, schema]) => [op, ajv.compile(schema)]),
+) as Record<KolayGelsinOperation, ValidateFunction>;
 const validateCargoHeaders = ajv.compile(cargoEventTypesHeadersSchema);
 export const validateWebhookPayload = ajv.compile(webhookPayloadSchema);
 
@@ -263,8 +263,8 @@ class HttpAnswer {
   ) {}
 }
 
-export async function startSendeoDouble(options: SendeoDoubleOptions = {}): Promise<SendeoDouble> {
-  const tokens = new Set(options.tokens ?? [SENDEO_DEFAULT_TOKEN]);
+export async function startKolayGelsinDouble(options: KolayGelsinDoubleOptions = {}): Promise<KolayGelsinDouble> {
+  const tokens = new Set(options.tokens ?? [KOLAY_GELSIN_DEFAULT_TOKEN]);
   const authScheme = options.authScheme ?? 'either';
   const customers = options.customers ?? [{ customerId: 20, addressIds: [28] }];
   const recipients = new Set<number>(options.recipientIds ?? []);
@@ -279,14 +279,14 @@ export async function startSendeoDouble(options: SendeoDoubleOptions = {}): Prom
   let nextBarcode = 124001;
 
   const requests: RecordedRequest[] = [];
-  const deliveries = new Map<string, SendeoDelivery>();
+  const deliveries = new Map<string, KolayGelsinDelivery>();
   const documents = new Map<string, { type: number; pdf: Buffer }>();
   const webhooks: PushedWebhook[] = [];
   const fault = { fail: 0, failStatus: 500 as 500 | 503, hang: 0, refuse: 0, refusal: {} as RefusalFault };
 
   const envelopeError = (message: string, code = 500, outcome: RecordedRequest['outcome'] = 'refused', errors?: string[]) =>
-    new HttpAnswer(errorHttpStatus, sendeoResponses.error(message, code), outcome, errors);
-  const ok = (body: SendeoEnvelope) => new HttpAnswer(200, body, 'ok');
+    new HttpAnswer(errorHttpStatus, kolayGelsinResponses.error(message, code), outcome, errors);
+  const ok = (body: KolayGelsinEnvelope) => new HttpAnswer(200, body, 'ok');
 
   function authorised(header: string | undefined): boolean {
     if (!header) return false;
@@ -295,7 +295,7 @@ export async function startSendeoDouble(options: SendeoDoubleOptions = {}): Prom
     return authScheme !== 'bearer' && tokens.has(header.trim());
   }
 
-  const itemModel = (d: SendeoDelivery, item: SendeoItem) => ({
+  const itemModel = (d: KolayGelsinDelivery, item: KolayGelsinItem) => ({
     ShipmentId: d.shipmentId,
     ShipmentItemId: item.shipmentItemId,
     CustomerTrackingId: item.customerTrackingId,
@@ -303,16 +303,16 @@ export async function startSendeoDouble(options: SendeoDoubleOptions = {}): Prom
     CustomerSpecificCode: d.customerSpecificCode,
   });
 
-  function statusModels(d: SendeoDelivery, items: SendeoItem[], onlyLatest: boolean): ShipmentItemStatusModel[] {
+  function statusModels(d: KolayGelsinDelivery, items: KolayGelsinItem[], onlyLatest: boolean): ShipmentItemStatusModel[] {
     const visible = d.events.filter((e) => subscribed.has(e.cargoEventType));
     const events = onlyLatest ? visible.slice(-1) : visible;
     return items.map((item) => ({
       ...itemModel(d, item),
-      CargoEventLogModelList: events.map((e) => sendeoResponses.eventLog(e, options.includeEventTimeStamp ?? false)),
+      CargoEventLogModelList: events.map((e) => kolayGelsinResponses.eventLog(e, options.includeEventTimeStamp ?? false)),
     }));
   }
 
-  const label = (d: SendeoDelivery, item: SendeoItem, index: number) =>
+  const label = (d: KolayGelsinDelivery, item: KolayGelsinItem, index: number) =>
     `<html><body><div class="kg-label"><h1>Kolay Gelsin</h1><p>Gönderi: ${d.shipmentId} (${index + 1}/${d.items.length})</p>` +
     `<p class="barcode">${item.customerBarcode}</p><p>Parça: ${item.shipmentItemId}</p></div></body></html>`;
 
@@ -336,7 +336,7 @@ export async function startSendeoDouble(options: SendeoDoubleOptions = {}): Prom
       customerBarcode: it.CustomerBarcode || `KLY000${nextBarcode++}`,
       customerTrackingId: it.CustomerTrackingId,
     }));
-    const d: SendeoDelivery = {
+    const d: KolayGelsinDelivery = {
       shipmentId,
       operation: op,
       customerId: customer.customerId,
@@ -356,7 +356,7 @@ export async function startSendeoDouble(options: SendeoDoubleOptions = {}): Prom
       })),
       ShipmentTrackingLink: `${trackingLinkBase}${shipmentId}`,
     };
-    return ok(sendeoResponses.saveShipment(payload));
+    return ok(kolayGelsinResponses.saveShipment(payload));
   }
 
   /** Business rules of a recipient (SaveRecipient, SaveIntegrationShipmentV2.Recipient) beyond the schema. */
@@ -374,7 +374,7 @@ export async function startSendeoDouble(options: SendeoDoubleOptions = {}): Prom
     const pending = d.events.every((e) => PICKUP_PENDING.has(e.cargoEventType));
     d.cancellation = { reason: body.DeliveryCancellationReason, kind: pending ? 'cancelled-before-pickup' : 'return-started' };
     d.events.push({ cargoEventType: 31, timeStamp: new Date().toISOString(), detail: { DeliveryCancellationReason: String(body.DeliveryCancellationReason) } });
-    return ok(sendeoResponses.cancel());
+    return ok(kolayGelsinResponses.cancel());
   }
 
   function status(body: Record<string, unknown>): HttpAnswer {
@@ -388,17 +388,17 @@ export async function startSendeoDouble(options: SendeoDoubleOptions = {}): Prom
       const items = whole ? d.items : d.items.filter((i) => barcodes.includes(i.customerBarcode) || trackingIds.includes(i.customerTrackingId));
       models.push(...statusModels(d, items, body.OnlyLatestEvents === true));
     }
-    return ok(sendeoResponses.shipmentsStatus(models, options.statusPayloadShape));
+    return ok(kolayGelsinResponses.shipmentsStatus(models, options.statusPayloadShape));
   }
 
-  function handle(op: SendeoOperation, body: Record<string, unknown>, headers: IncomingHttpHeaders): HttpAnswer {
+  function handle(op: KolayGelsinOperation, body: Record<string, unknown>, headers: IncomingHttpHeaders): HttpAnswer {
     switch (op) {
       case 'SaveRecipient': {
         const refusal = recipientRules(body);
         if (refusal) return refusal;
         const id = nextRecipientId++;
         recipients.add(id);
-        return ok(sendeoResponses.saveRecipient(id));
+        return ok(kolayGelsinResponses.saveRecipient(id));
       }
       case 'SaveIntegrationShipment':
       case 'SaveIntegrationShipmentV2':
@@ -408,22 +408,22 @@ export async function startSendeoDouble(options: SendeoDoubleOptions = {}): Prom
       case 'GetCorporateShipmentsStatus':
         return status(body);
       case 'GetCorporateCustomerCargoEventTypes':
-        return ok(sendeoResponses.cargoEventTypes(headers['accept-language'] as 'tr-TR' | 'en-EN'));
+        return ok(kolayGelsinResponses.cargoEventTypes(headers['accept-language'] as 'tr-TR' | 'en-EN'));
       case 'GetDocumentForHistory': {
         const doc = documents.get(String(body.DocumentId).toLowerCase());
         if (!doc || doc.type !== body.DocumentType) return envelopeError('DocumentNotFound');
-        return ok(sendeoResponses.document(String(body.DocumentId), doc.pdf));
+        return ok(kolayGelsinResponses.document(String(body.DocumentId), doc.pdf));
       }
     }
   }
 
   function answer(method: string, path: string, headers: IncomingHttpHeaders, raw: string, rec: RecordedRequest): HttpAnswer {
-    const op = path.startsWith(`${SENDEO_BASE_PATH}/`) ? path.slice(SENDEO_BASE_PATH.length + 1) : '';
-    if (!(op in SENDEO_REQUEST_SCHEMAS)) return new HttpAnswer(404, { Message: `No HTTP resource was found that matches the request URI '${path}'.` }, 'not-found');
-    const operation = op as SendeoOperation;
+    const op = path.startsWith(`${KOLAY_GELSIN_BASE_PATH}/`) ? path.slice(KOLAY_GELSIN_BASE_PATH.length + 1) : '';
+    if (!(op in KOLAY_GELSIN_REQUEST_SCHEMAS)) return new HttpAnswer(404, { Message: `No HTTP resource was found that matches the request URI '${path}'.` }, 'not-found');
+    const operation = op as KolayGelsinOperation;
     rec.operation = operation;
     if (method !== 'POST') return new HttpAnswer(405, { Message: `The requested resource does not support http method '${method}'.` }, 'not-found');
-    if (!authorised(headers.authorization)) return new HttpAnswer(401, sendeoResponses.unauthorized(), 'unauthorized');
+    if (!authorised(headers.authorization)) return new HttpAnswer(401, kolayGelsinResponses.unauthorized(), 'unauthorized');
     if (!/^application\/json\b/i.test(headers['content-type'] ?? '')) {
       return new HttpAnswer(415, { Message: 'The request entity\'s media type is not supported for this resource.' }, 'bad-media-type');
     }
@@ -489,19 +489,19 @@ export async function startSendeoDouble(options: SendeoDoubleOptions = {}): Prom
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
-  function mustGet(shipmentId: string): SendeoDelivery {
+  function mustGet(shipmentId: string): KolayGelsinDelivery {
     const d = deliveries.get(shipmentId);
-    if (!d) throw new Error(`sendeo double: no delivery ${shipmentId}`);
+    if (!d) throw new Error(`kolay-gelsin double: no delivery ${shipmentId}`);
     return d;
   }
 
   const webhookPayload = (shipmentId: string, all = false): ShipmentItemStatusModel[] => {
     const d = mustGet(shipmentId);
-    return sendeoResponses.webhook(d.items.map((i) => itemModel(d, i)), all ? d.events : d.events.slice(-1));
+    return kolayGelsinResponses.webhook(d.items.map((i) => itemModel(d, i)), all ? d.events : d.events.slice(-1));
   };
 
   return {
-    baseUrl: `http://127.0.0.1:${port}${SENDEO_BASE_PATH}`,
+    baseUrl: `http://127.0.0.1:${port}${KOLAY_GELSIN_BASE_PATH}`,
     token: [...tokens][0] ?? '',
     requests,
     deliveries,
@@ -527,11 +527,11 @@ export async function startSendeoDouble(options: SendeoDoubleOptions = {}): Prom
     advance(shipmentId, event) {
       const d = mustGet(shipmentId);
       const e: EventInput = typeof event === 'number' ? { cargoEventType: event } : { ...event };
-      if (!CARGO_EVENT_CODES.includes(e.cargoEventType)) throw new Error(`sendeo double: undocumented CargoEventType ${e.cargoEventType}`);
+      if (!CARGO_EVENT_CODES.includes(e.cargoEventType)) throw new Error(`kolay-gelsin double: undocumented CargoEventType ${e.cargoEventType}`);
       if (e.cargoEventType === 29 && e.documentType === undefined) e.documentType = 4;
       if (e.documentType !== undefined) {
         e.documentId ??= randomUUID();
-        documents.set(e.documentId.toLowerCase(), { type: e.documentType, pdf: Buffer.from('%PDF-1.4\n% sendeo double document\n%%EOF\n') });
+        documents.set(e.documentId.toLowerCase(), { type: e.documentType, pdf: Buffer.from('%PDF-1.4\n% kolay-gelsin double document\n%%EOF\n') });
       }
       d.events.push({ ...e, timeStamp: e.timeStamp ?? new Date().toISOString() });
       return webhookPayload(shipmentId);

@@ -1,18 +1,18 @@
 /**
- * The Sendeo (Kolay Gelsin) API test double as a standalone server, to try a `sendeo` carrier account by hand
- * (docs/carriers.md, "Try Sendeo locally"). Prints every request it receives with its contract check. Type
+ * The Kolay Gelsin API test double as a standalone server, to try a `kolay_gelsin` carrier account by hand
+ * (docs/carriers.md, "Try Kolay Gelsin locally"). Prints every request it receives with its contract check. Type
  * `event <ShipmentId> <CargoEventType>` (then Enter), e.g. `event 100000 12`, to add an event to a shipment and
  * push Kolay Gelsin's webhook for it to WEBHOOK_URL with Basic auth (user `consignflow`, password WEBHOOK_SECRET).
  *
  *   PORT=9402 WEBHOOK_URL=http://127.0.0.1:8080/api/v1/carrier-accounts/1001/status-updates \
- *     WEBHOOK_SECRET=a-long-webhook-secret npx tsx test/support/carriers/serve-sendeo-double.ts
+ *     WEBHOOK_SECRET=a-long-webhook-secret npx tsx test/support/carriers/serve-kolay-gelsin-double.ts
  */
 import { createInterface } from 'node:readline';
-import { startSendeoDouble } from './sendeo-double';
+import { startKolayGelsinDouble } from './kolay-gelsin-double';
 
 async function main(): Promise<void> {
-  const kg = await startSendeoDouble({ port: Number(process.env.PORT ?? 9402) });
-  console.log(`Sendeo (Kolay Gelsin) API test double at ${kg.baseUrl}`);
+  const kg = await startKolayGelsinDouble({ port: Number(process.env.PORT ?? 9402) });
+  console.log(`Kolay Gelsin API test double at ${kg.baseUrl}`);
   console.log(`credentials: token ${kg.token}, customer_id 20, address_id 28`);
   let shown = 0;
   setInterval(() => {

@@ -1,5 +1,5 @@
 /**
- * Sendeo (Kolay Gelsin) contract, transcribed by hand for the test double in `sendeo-double.ts`.
+ * Kolay Gelsin contract, transcribed by hand for the test double in `kolay-gelsin-double.ts`.
  *
  * Sources (search library, repository `tcgunel/omniship-kolaygelsin`, commit a7385b59):
  *  - `swagger.json`   OpenAPI 3.0 "Kolay Gelsin Express Cargo Integration Service Documentation" (request schemas)
@@ -150,7 +150,7 @@ const recipientModel: Schema = {
 };
 
 /** POST /SaveRecipient: swagger body `EmptyRequestBody` whose description points to CorporateRecipientModel (RecipientType 2) / IndividualRecipientModel. */
-export const saveRecipientSchema: Schema = { $id: 'sendeo/SaveRecipient', ...recipientModel };
+export const saveRecipientSchema: Schema = { $id: 'kolay-gelsin/SaveRecipient', ...recipientModel };
 
 /** SenderCustomer of SaveShipmentBodyModel: required Address{AddressId}, CustomerId. */
 const senderCustomer: Schema = {
@@ -206,7 +206,7 @@ const shipmentCommon: Schema = {
  * PackageType, ShipmentItemList (each item: CustomerTrackingId). Dimensions are `integer` in swagger.
  */
 export const saveIntegrationShipmentSchema: Schema = {
-  $id: 'sendeo/SaveIntegrationShipment',
+  $id: 'kolay-gelsin/SaveIntegrationShipment',
   type: 'object',
   required: ['SenderCustomer', 'Recipient', 'PackageType', 'ShipmentItemList'],
   properties: {
@@ -223,7 +223,7 @@ export const saveIntegrationShipmentSchema: Schema = {
  * The item's CustomerTrackingId requirement is carried over from swagger's SaveShipmentBodyModel.
  */
 export const saveIntegrationShipmentV2Schema: Schema = {
-  $id: 'sendeo/SaveIntegrationShipmentV2',
+  $id: 'kolay-gelsin/SaveIntegrationShipmentV2',
   type: 'object',
   required: ['SenderCustomer', 'Recipient', 'PackageType', 'ShipmentItemList'],
   properties: {
@@ -236,7 +236,7 @@ export const saveIntegrationShipmentV2Schema: Schema = {
 
 /** POST /CancelPickupAndDelivery: swagger CancelPickupAndDeliveryModel (ShipmentId string, DeliveryCancellationReason 1-Standard, 2-Fraud). */
 export const cancelPickupAndDeliverySchema: Schema = {
-  $id: 'sendeo/CancelPickupAndDelivery',
+  $id: 'kolay-gelsin/CancelPickupAndDelivery',
   type: 'object',
   required: ['ShipmentId', 'DeliveryCancellationReason'],
   properties: {
@@ -251,7 +251,7 @@ export const cancelPickupAndDeliverySchema: Schema = {
  * business rule: "Parametrelerin hepsi boş olamaz").
  */
 export const getCorporateShipmentsStatusSchema: Schema = {
-  $id: 'sendeo/GetCorporateShipmentsStatus',
+  $id: 'kolay-gelsin/GetCorporateShipmentsStatus',
   type: 'object',
   required: ['OnlyLatestEvents'],
   properties: {
@@ -265,16 +265,16 @@ export const getCorporateShipmentsStatusSchema: Schema = {
 
 /** POST /GetCorporateCustomerCargoEventTypes: required header `accept-language` ∈ tr-TR, en-EN; body EmptyRequestBody. */
 export const cargoEventTypesHeadersSchema: Schema = {
-  $id: 'sendeo/GetCorporateCustomerCargoEventTypes.headers',
+  $id: 'kolay-gelsin/GetCorporateCustomerCargoEventTypes.headers',
   type: 'object',
   required: ['accept-language'],
   properties: { 'accept-language': { type: 'string', enum: ['tr-TR', 'en-EN'] } },
 };
-export const emptyBodySchema: Schema = { $id: 'sendeo/EmptyRequestBody', type: 'object' };
+export const emptyBodySchema: Schema = { $id: 'kolay-gelsin/EmptyRequestBody', type: 'object' };
 
 /** POST /GetDocumentForHistory: swagger GetDocumentForHistoryBodyModel (DocumentId Guid — swagger says format "binary"; DocumentType 4,5,7,8,9,10). */
 export const getDocumentForHistorySchema: Schema = {
-  $id: 'sendeo/GetDocumentForHistory',
+  $id: 'kolay-gelsin/GetDocumentForHistory',
   type: 'object',
   required: ['DocumentId', 'DocumentType'],
   properties: {
@@ -284,7 +284,7 @@ export const getDocumentForHistorySchema: Schema = {
 };
 
 /** Operation name (path segment after the base URL) → body schema. */
-export const SENDEO_REQUEST_SCHEMAS = {
+export const KOLAY_GELSIN_REQUEST_SCHEMAS = {
   SaveRecipient: saveRecipientSchema,
   SaveIntegrationShipment: saveIntegrationShipmentSchema,
   SaveIntegrationShipmentV2: saveIntegrationShipmentV2Schema,
@@ -294,7 +294,7 @@ export const SENDEO_REQUEST_SCHEMAS = {
   GetDocumentForHistory: getDocumentForHistorySchema,
 } as const;
 
-export type SendeoOperation = keyof typeof SENDEO_REQUEST_SCHEMAS;
+export type KolayGelsinOperation = keyof typeof KOLAY_GELSIN_REQUEST_SCHEMAS;
 
 // --------------------------------------------------------------------------------------------------------------------
 // Webhook payload schema (webhook.json "Size Gönderilecek Olan JSON": an ARRAY of shipment-item models)
@@ -344,14 +344,14 @@ const shipmentItemModel: Schema = {
 };
 
 /** webhook.json body; also the item shape of swagger GetCorporateShipmentsStatusResponseModel. */
-export const webhookPayloadSchema: Schema = { $id: 'sendeo/Webhook', type: 'array', minItems: 1, items: shipmentItemModel };
+export const webhookPayloadSchema: Schema = { $id: 'kolay-gelsin/Webhook', type: 'array', minItems: 1, items: shipmentItemModel };
 
 // --------------------------------------------------------------------------------------------------------------------
 // Response and webhook builders
 // --------------------------------------------------------------------------------------------------------------------
 
 /** api-docs.md "MESAJ YAPISI": every answer is this envelope; only Payload, ResultCode, ResultMessage are meaningful. */
-export interface SendeoEnvelope<P = unknown> {
+export interface KolayGelsinEnvelope<P = unknown> {
   Source: string;
   Target: string;
   Intent: null;
@@ -413,7 +413,7 @@ export interface SaveShipmentPayload {
 }
 
 /** swagger components.responses.Unauthorized → components.schemas.Error */
-export interface SendeoUnauthorized {
+export interface KolayGelsinUnauthorized {
   code: string;
   message: string;
 }
@@ -433,8 +433,8 @@ export interface EventInput {
   detail?: Partial<EventDetailModel>;
 }
 
-export const sendeoResponses = {
-  envelope<P>(payload: P, resultCode = 200, resultMessage = 'OK', username = 'customerUser'): SendeoEnvelope<P> {
+export const kolayGelsinResponses = {
+  envelope<P>(payload: P, resultCode = 200, resultMessage = 'OK', username = 'customerUser'): KolayGelsinEnvelope<P> {
     const stamp = new Date().toISOString().slice(0, 19).replace(/[T:]/g, '-');
     return {
       Source: 'parcelDelivery',
@@ -450,27 +450,27 @@ export const sendeoResponses = {
     };
   },
   /** Business / validation error: `ResultCode` 500 (or 404.1 for the address rule) with a message, Payload null. */
-  error(resultMessage: string, resultCode = 500): SendeoEnvelope<null> {
-    return sendeoResponses.envelope(null, resultCode, resultMessage);
+  error(resultMessage: string, resultCode = 500): KolayGelsinEnvelope<null> {
+    return kolayGelsinResponses.envelope(null, resultCode, resultMessage);
   },
-  unauthorized(message = 'Authorization has been denied for this request.'): SendeoUnauthorized {
+  unauthorized(message = 'Authorization has been denied for this request.'): KolayGelsinUnauthorized {
     return { code: 'Unauthorized', message };
   },
   /** SaveRecipientResponse */
-  saveRecipient(recipientId: number): SendeoEnvelope<{ RecipientId: number }> {
-    return sendeoResponses.envelope({ RecipientId: recipientId });
+  saveRecipient(recipientId: number): KolayGelsinEnvelope<{ RecipientId: number }> {
+    return kolayGelsinResponses.envelope({ RecipientId: recipientId });
   },
   /** SaveShipmentResponse */
-  saveShipment(payload: SaveShipmentPayload): SendeoEnvelope<SaveShipmentPayload> {
-    return sendeoResponses.envelope(payload);
+  saveShipment(payload: SaveShipmentPayload): KolayGelsinEnvelope<SaveShipmentPayload> {
+    return kolayGelsinResponses.envelope(payload);
   },
   /** CancelPickupAndDelivery: swagger declares a 200 without content → envelope with Payload null. */
-  cancel(): SendeoEnvelope<null> {
-    return sendeoResponses.envelope(null);
+  cancel(): KolayGelsinEnvelope<null> {
+    return kolayGelsinResponses.envelope(null);
   },
   /** GetCorporateShipmentsStatus: api-docs.md `ShipmentModelList` (swagger: the bare array) */
   shipmentsStatus(models: ShipmentItemStatusModel[], shape: 'ShipmentModelList' | 'array' = 'ShipmentModelList') {
-    return sendeoResponses.envelope(shape === 'array' ? models : { ShipmentModelList: models });
+    return kolayGelsinResponses.envelope(shape === 'array' ? models : { ShipmentModelList: models });
   },
   /** GetCorporateCustomerCargoEventTypes (api-docs.md: CargoEventTypeList of {CargoEventType int, EventCustomerDescription}) */
   cargoEventTypes(language: 'tr-TR' | 'en-EN') {
@@ -478,11 +478,11 @@ export const sendeoResponses = {
       CargoEventType: code,
       EventCustomerDescription: language === 'tr-TR' ? CARGO_EVENT_TYPES[code].tr : CARGO_EVENT_TYPES[code].en,
     }));
-    return sendeoResponses.envelope({ CargoEventTypeList: list });
+    return kolayGelsinResponses.envelope({ CargoEventTypeList: list });
   },
   /** GetDocumentForHistoryResponseModel: Data = PDF bytes (base64, as .NET serialises byte[]) */
   document(documentId: string, pdf: Buffer) {
-    return sendeoResponses.envelope({ DocumentId: documentId, Data: pdf.toString('base64') });
+    return kolayGelsinResponses.envelope({ DocumentId: documentId, Data: pdf.toString('base64') });
   },
   eventLog(e: EventInput, withTimeStamp = false): CargoEventLogModel {
     const log: CargoEventLogModel = {
@@ -511,11 +511,11 @@ export const sendeoResponses = {
   },
   /** webhook.json: an array of shipment-item models, each with its CargoEventLogModelList. */
   webhook(items: Array<Omit<ShipmentItemStatusModel, 'CargoEventLogModelList'>>, events: EventInput[]): ShipmentItemStatusModel[] {
-    return items.map((item) => ({ ...item, CargoEventLogModelList: events.map((e) => sendeoResponses.eventLog(e)) }));
+    return items.map((item) => ({ ...item, CargoEventLogModelList: events.map((e) => kolayGelsinResponses.eventLog(e)) }));
   },
   /** api-docs.md WEBHOOK section: one flat object per event (the other documented shape). */
   webhookFlat(item: Omit<ShipmentItemStatusModel, 'CargoEventLogModelList'>, e: EventInput, customerId: number, customerOptionalInfo = '') {
-    const log = sendeoResponses.eventLog(e);
+    const log = kolayGelsinResponses.eventLog(e);
     return {
       CargoEventType: log.CargoEventType,
       ShipmentPartyType: '1',

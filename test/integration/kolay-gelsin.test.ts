@@ -1,19 +1,19 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { draftBody, party } from '../support/consignments';
-import { startSendeoDouble, type SendeoDouble } from '../support/carriers/sendeo-double';
+import { startKolayGelsinDouble, type KolayGelsinDouble } from '../support/carriers/kolay-gelsin-double';
 import { startTestService, type TestService } from '../support/test-service';
 import { waitFor } from '../support/wait';
 
 /**
- * A `sendeo` carrier account through our HTTP API, its base_url pointing at the Sendeo (Kolay Gelsin) test
+ * A `kolay_gelsin` carrier account through our HTTP API, its base_url pointing at the Kolay Gelsin test
  * double, which checks every request against the schemas written from the carrier's OpenAPI document: a
  * domestic booking (recipient, then shipment with our piece barcodes), our label with one page per piece,
  * statuses pushed by its webhook (Basic auth or hash header) and found by status query, cancellation,
  * and each class of carrier error.
  */
 let svc: TestService;
-let kg: SendeoDouble;
+let kg: KolayGelsinDouble;
 let key: string;
 let providerId: number;
 let statusUrl: string;
@@ -22,11 +22,11 @@ const WEBHOOK_SECRET = 'kolay-gelsin-webhook-secret-1';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 beforeAll(async () => {
-  kg = await startSendeoDouble();
+  kg = await startKolayGelsinDouble();
   // The double listens on loopback: private targets allowed. Polling is slow so the webhook is what moves statuses.
   svc = await startTestService({ WEBHOOK_ALLOW_PRIVATE: '1', CARRIER_POLL_INTERVAL_MS: '600000', CARRIER_WAIT_MS: '4000' });
   await svc.app.listen({ port: 0, host: '127.0.0.1' });
-  ({ apiKey: key } = await svc.customer('Sendeo shipper'));
+  ({ apiKey: key } = await svc.customer('Kolay Gelsin shipper'));
 });
 afterAll(async () => {
   await svc?.stop();
@@ -54,11 +54,11 @@ const booked = async (reference: string, packages = 1) => {
   return { id: created.json().data.id as number, data: processed.json().data as Json };
 };
 
-describe('a Sendeo carrier account', () => {
+describe('a Kolay Gelsin carrier account', () => {
   it('is connected with the token, customer and address ids Kolay Gelsin hands out; secrets are never shown', async () => {
     const res = await call('POST', '/carrier-accounts', {
-      carrier: 'sendeo',
-      description: 'Sendeo',
+      carrier: 'kolay_gelsin',
+      description: 'Kolay Gelsin',
       credentials: { token: kg.token, customer_id: 20, address_id: 28, webhook_secret: WEBHOOK_SECRET },
       settings: { base_url: kg.baseUrl, rates: { currency: 'TRY', transit_days: 1, bands: [{ up_to: 2, price: 55 }, { up_to: 10, price: 80 }], per_unit_above: 6, max: 30 } },
     });
@@ -71,19 +71,19 @@ describe('a Sendeo carrier account', () => {
     statusUrl = `http://127.0.0.1:${port}/api/v1/carrier-accounts/${providerId}/status-updates`;
 
     const providers = (await call('GET', '/providers')).json().data as Json[];
-    expect(providers.find((p) => p.id === providerId)).toMatchObject({ carrier: 'sendeo', supports: { quotes: true, cancel_in_transit: true, push_tracking: true } });
+    expect(providers.find((p) => p.id === providerId)).toMatchObject({ carrier: 'kolay_gelsin', supports: { quotes: true, cancel_in_transit: true, push_tracking: true } });
   });
 
   it('refuses bad credentials and rate tables field by field', async () => {
     const bad = await call('POST', '/carrier-accounts', {
-      carrier: 'sendeo',
+      carrier: 'kolay_gelsin',
       credentials: { token: 't', customer_id: 'twenty', address_id: 28, webhook_secret: 'short' },
       settings: { rates: { bands: [{ up_to: 5, price: 10 }, { up_to: 2, price: 20 }] } },
     });
     expect(bad.statusCode).toBe(400);
     const fields = (bad.json().errors as Json[]).map((e) => e.field);
     expect(fields).toEqual(expect.arrayContaining(['credentials.customer_id', 'credentials.webhook_secret', 'settings.rates.bands']));
-    const tr = await svc.request({ method: 'POST', url: '/api/v1/carrier-accounts', apiKey: key, lang: 'tr', payload: { carrier: 'sendeo', credentials: { token: 't', customer_id: 1, address_id: 1 }, settings: { rates: { bands: [{ up_to: 5, price: 1 }, { up_to: 5, price: 2 }] } } } });
+    const tr = await svc.request({ method: 'POST', url: '/api/v1/carrier-accounts', apiKey: key, lang: 'tr', payload: { carrier: 'kolay_gelsin', credentials: { token: 't', customer_id: 1, address_id: 1 }, settings: { rates: { bands: [{ up_to: 5, price: 1 }, { up_to: 5, price: 2 }] } } } });
     expect(tr.json().errors[0]).toEqual({ field: 'settings.rates.bands', message: 'Bu değerler artan sırada olmalıdır.' });
   });
 

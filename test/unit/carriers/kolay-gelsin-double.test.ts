@@ -1,14 +1,14 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startSendeoDouble, validateWebhookPayload, type SendeoDouble, type SendeoDoubleOptions } from '../../support/carriers/sendeo-double';
-import type { SendeoEnvelope } from '../../support/carriers/sendeo.schemas';
+import { startKolayGelsinDouble, validateWebhookPayload, type KolayGelsinDouble, type KolayGelsinDoubleOptions } from '../../support/carriers/kolay-gelsin-double';
+import type { KolayGelsinEnvelope } from '../../support/carriers/kolay-gelsin.schemas';
 
 interface Answer {
   status: number;
-  body: Record<string, unknown> & Partial<SendeoEnvelope<Record<string, unknown>>>;
+  body: Record<string, unknown> & Partial<KolayGelsinEnvelope<Record<string, unknown>>>;
 }
 
-let double: SendeoDouble;
+let double: KolayGelsinDouble;
 
 async function post(op: string, body: unknown, opts: { auth?: string | null; headers?: Record<string, string>; timeoutMs?: number } = {}): Promise<Answer> {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...opts.headers };
@@ -54,9 +54,9 @@ async function createDelivery(over: Record<string, unknown> = {}): Promise<strin
   return (body.Payload as { ShipmentId: string }).ShipmentId;
 }
 
-async function withDouble(options: SendeoDoubleOptions, fn: () => Promise<void>): Promise<void> {
+async function withDouble(options: KolayGelsinDoubleOptions, fn: () => Promise<void>): Promise<void> {
   const saved = double;
-  double = await startSendeoDouble(options);
+  double = await startKolayGelsinDouble(options);
   try {
     await fn();
   } finally {
@@ -66,13 +66,13 @@ async function withDouble(options: SendeoDoubleOptions, fn: () => Promise<void>)
 }
 
 beforeEach(async () => {
-  double = await startSendeoDouble();
+  double = await startKolayGelsinDouble();
 });
 afterEach(async () => {
   await double.close();
 });
 
-describe('Sendeo double: create', () => {
+describe('Kolay Gelsin double: create', () => {
   it('accepts a valid domestic SaveIntegrationShipmentV2 with the provisioned token and answers the envelope', async () => {
     const { status, body } = await post('SaveIntegrationShipmentV2', v2Body());
     expect(status).toBe(200);
@@ -176,7 +176,7 @@ describe('Sendeo double: create', () => {
   });
 });
 
-describe('Sendeo double: authentication (static token in the Authorization header, no login operation)', () => {
+describe('Kolay Gelsin double: authentication (static token in the Authorization header, no login operation)', () => {
   it('refuses a call without or with a bad token with 401 and the swagger Error shape', async () => {
     const none = await post('SaveIntegrationShipmentV2', v2Body(), { auth: null });
     expect(none).toEqual({ status: 401, body: { code: 'Unauthorized', message: expect.any(String) } });
@@ -197,7 +197,7 @@ describe('Sendeo double: authentication (static token in the Authorization heade
   });
 });
 
-describe('Sendeo double: cancel and status', () => {
+describe('Kolay Gelsin double: cancel and status', () => {
   it('cancels before pickup and reports event 31 with the cancellation reason', async () => {
     const id = await createDelivery();
     const cancel = await post('CancelPickupAndDelivery', { ShipmentId: id, DeliveryCancellationReason: 1 });
@@ -271,7 +271,7 @@ describe('Sendeo double: cancel and status', () => {
   });
 });
 
-describe('Sendeo double: webhook', () => {
+describe('Kolay Gelsin double: webhook', () => {
   let receiver: Server;
   let received: Array<{ headers: IncomingHttpHeaders; body: unknown }>;
   let receiverUrl: string;
@@ -287,7 +287,7 @@ describe('Sendeo double: webhook', () => {
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/sendeo`;
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/kolay-gelsin`;
   });
   afterEach(async () => {
     receiver.closeAllConnections();
@@ -328,7 +328,7 @@ describe('Sendeo double: webhook', () => {
   });
 });
 
-describe('Sendeo double: fault switches', () => {
+describe('Kolay Gelsin double: fault switches', () => {
   it('answers the next N requests with 503/500 and then recovers', async () => {
     double.faults.failNext(2, 503);
     expect((await post('SaveIntegrationShipmentV2', v2Body())).status).toBe(503);

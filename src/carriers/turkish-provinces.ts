@@ -1,0 +1,40 @@
+import { foldText } from '../address/fold';
+import type { PartyInput } from '../domain/draft';
+
+/**
+ * Turkey's provinces by plate code, which Turkish carriers use as their city ids (Kolay Gelsin's `CityId`,
+ * Sendeo's `CityId`), and the rule that reads a party's province from what a draft gives.
+ */
+
+/** Turkey's 81 provinces in plate-code order (Adana 01 … Düzce 81). */
+export const PROVINCES = [
+  'Adana', 'Adıyaman', 'Afyonkarahisar', 'Ağrı', 'Amasya', 'Ankara', 'Antalya', 'Artvin', 'Aydın', 'Balıkesir', 'Bilecik', 'Bingöl', 'Bitlis',
+  'Bolu', 'Burdur', 'Bursa', 'Çanakkale', 'Çankırı', 'Çorum', 'Denizli', 'Diyarbakır', 'Edirne', 'Elazığ', 'Erzincan', 'Erzurum', 'Eskişehir',
+  'Gaziantep', 'Giresun', 'Gümüşhane', 'Hakkari', 'Hatay', 'Isparta', 'Mersin', 'İstanbul', 'İzmir', 'Kars', 'Kastamonu', 'Kayseri',
+  'Kırklareli', 'Kırşehir', 'Kocaeli', 'Konya', 'Kütahya', 'Malatya', 'Manisa', 'Kahramanmaraş', 'Mardin', 'Muğla', 'Muş', 'Nevşehir',
+  'Niğde', 'Ordu', 'Rize', 'Sakarya', 'Samsun', 'Siirt', 'Sinop', 'Sivas', 'Tekirdağ', 'Tokat', 'Trabzon', 'Tunceli', 'Şanlıurfa', 'Uşak',
+  'Van', 'Yozgat', 'Zonguldak', 'Aksaray', 'Bayburt', 'Karaman', 'Kırıkkale', 'Batman', 'Şırnak', 'Bartın', 'Ardahan', 'Iğdır', 'Yalova',
+  'Karabük', 'Kilis', 'Osmaniye', 'Düzce',
+];
+const PLATE_OF_PROVINCE = new Map(PROVINCES.map((name, i) => [foldText(name), i + 1]));
+
+/**
+ * The plate code of the party's province: its `state_code`, else its postal code's first two digits (Turkish
+ * postal codes begin with it), else its `state` or `city` named as a province.
+ */
+export function plateCode(p: PartyInput): number | undefined {
+  for (const candidate of [p.state_code?.trim(), p.postal_code?.trim().slice(0, 2)]) {
+    if (candidate && /^\d{1,2}$/.test(candidate)) {
+      const code = Number(candidate);
+      if (code >= 1 && code <= 81) return code;
+    }
+  }
+  for (const name of [p.state, p.city]) {
+    const code = name ? PLATE_OF_PROVINCE.get(foldText(name)) : undefined;
+    if (code !== undefined) return code;
+  }
+  return undefined;
+}
+
+/** The province's name for a plate code (1–81). */
+export const provinceName = (plate: number): string | undefined => PROVINCES[plate - 1];
