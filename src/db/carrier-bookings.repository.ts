@@ -18,9 +18,10 @@ export async function findBooking(q: Queryable, bookingKey: string): Promise<Boo
     service_name: string;
     carrier_reference: string | null;
     carrier_label: boolean;
+    piece_barcodes: string[] | null;
     notes: string[] | null;
   }>(
-    `SELECT provider_id, tracking_code, tracking_url, pickup_booked, base_cost, currency, service_name, carrier_reference, label_content IS NOT NULL AS carrier_label, notes
+    `SELECT provider_id, tracking_code, tracking_url, pickup_booked, base_cost, currency, service_name, carrier_reference, label_content IS NOT NULL AS carrier_label, piece_barcodes, notes
      FROM carrier_bookings WHERE booking_key = $1 AND cancelled_at IS NULL`,
     [bookingKey],
   );
@@ -36,6 +37,7 @@ export async function findBooking(q: Queryable, bookingKey: string): Promise<Boo
       serviceName: row.service_name,
       carrierReference: row.carrier_reference,
       carrierLabel: row.carrier_label,
+      ...(row.piece_barcodes?.length ? { pieceBarcodes: row.piece_barcodes } : {}),
       ...(row.notes?.length ? { notes: row.notes } : {}),
     }
   );
@@ -47,12 +49,12 @@ export async function findBooking(q: Queryable, bookingKey: string): Promise<Boo
  */
 export async function saveBooking(q: Queryable, bookingKey: string, booking: BookedShipment, label?: CarrierLabel): Promise<void> {
   await q.query(
-    `INSERT INTO carrier_bookings (booking_key, provider_id, tracking_code, tracking_url, pickup_booked, base_cost, currency, service_name, carrier_reference, label_content, label_content_type, notes)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+    `INSERT INTO carrier_bookings (booking_key, provider_id, tracking_code, tracking_url, pickup_booked, base_cost, currency, service_name, carrier_reference, label_content, label_content_type, piece_barcodes, notes)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
      ON CONFLICT (booking_key) DO UPDATE SET provider_id = EXCLUDED.provider_id, tracking_code = EXCLUDED.tracking_code,
        tracking_url = EXCLUDED.tracking_url, pickup_booked = EXCLUDED.pickup_booked, base_cost = EXCLUDED.base_cost,
        currency = EXCLUDED.currency, service_name = EXCLUDED.service_name, carrier_reference = EXCLUDED.carrier_reference,
-       label_content = EXCLUDED.label_content, label_content_type = EXCLUDED.label_content_type, notes = EXCLUDED.notes, booked_at = now(), cancelled_at = NULL
+       label_content = EXCLUDED.label_content, label_content_type = EXCLUDED.label_content_type, piece_barcodes = EXCLUDED.piece_barcodes, notes = EXCLUDED.notes, booked_at = now(), cancelled_at = NULL
      WHERE carrier_bookings.cancelled_at IS NOT NULL`,
     [
       bookingKey,
@@ -66,6 +68,7 @@ export async function saveBooking(q: Queryable, bookingKey: string, booking: Boo
       booking.carrierReference ?? null,
       label?.content ?? null,
       label?.contentType ?? null,
+      booking.pieceBarcodes?.length ? JSON.stringify(booking.pieceBarcodes) : null,
       booking.notes?.length ? JSON.stringify(booking.notes) : null,
     ],
   );

@@ -109,6 +109,46 @@ describe('a Kolay Gelsin carrier account', () => {
     expect(pdf.toString('latin1').match(/\/Type \/Page\b/g)).toHaveLength(2);
   });
 
+  it('books exactly once when the answer to SaveIntegrationShipment is lost: the retry finds the shipment by our piece barcode', async () => {
+    kg.faults.applyThenDropNext(1, 'SaveIntegrationShipment');
+    const before = kg.requests.length;
+    const { id, data } = await booked('KG-LOST', 2);
+    expect(kg.requests.slice(before).map((r) => [r.operation, r.outcome])).toEqual([
+      ['SaveRecipient', 'ok'],
+      ['SaveIntegrationShipment', 'dropped-after-apply'],
+      // The retry asks first, by the first piece's CustomerTrackingId, and books nothing more.
+      ['GetCorporateShipmentsStatus', 'ok'],
+    ]);
+    const held = [...kg.deliveries.entries()].filter(([, d]) => d.customerSpecificCode === 'KG-LOST');
+    expect(held).toHaveLength(1);
+    expect(data.providerTrackingCode).toBe(held[0][0]);
+    expect(held[0][1].items.map((i) => i.customerBarcode)).toEqual([data.barcode, `${data.barcode}-2`]);
+    const messages = ((await details(id)).details as Json[]).map((h) => h.message as string);
+    expect(messages.some((m) => m.startsWith(`Booking recovered: Kolay Gelsin already held this consignment under ${data.barcode}`))).toBe(true);
+    // Our label, one page per piece, as for any booking.
+    expect(Buffer.from(data.base64label, 'base64').toString('latin1').match(/\/Type \/Page\b/g)).toHaveLength(2);
+  });
+
+  it('a later processing after CARRIER_UNAVAILABLE asks first: the booking an unanswered try made is the one kept', async () => {
+    // The shipment is saved but its answer lost, and the retry's look-up never answers: processing gives up (503).
+    kg.faults.applyThenDropNext(1, 'SaveIntegrationShipment');
+    kg.faults.hangNext(20, 'GetCorporateShipmentsStatus');
+    const created = await call('POST', '/consignments/draft', domestic('KG-LATER'));
+    const first = await call('POST', `/consignments/draft/${created.json().data.id}/start-process`);
+    expect(first.statusCode).toBe(503);
+    kg.faults.reset();
+    const held = () => [...kg.deliveries.entries()].filter(([, d]) => d.customerSpecificCode === 'KG-LATER');
+    expect(held()).toHaveLength(1);
+
+    // Processing again, later: the intent recorded before the lost call makes it look before booking.
+    const before = kg.requests.length;
+    const again = await call('POST', `/consignments/draft/${created.json().data.id}/start-process`);
+    expect(again.statusCode).toBe(200);
+    expect(kg.requests.slice(before).map((r) => r.operation)).toEqual(['GetCorporateShipmentsStatus']);
+    expect(held()).toHaveLength(1);
+    expect(again.json().data.providerTrackingCode).toBe(held()[0][0]);
+  });
+
   it('moves statuses when Kolay Gelsin’s webhook says so (Basic auth or hash header), confirmed by status query', async () => {
     const { id, data } = await booked('KG-2');
     const shipmentId = data.providerTrackingCode as string;

@@ -18,6 +18,7 @@ CREATE TABLE IF NOT EXISTS carrier_booking_intents (
   PRIMARY KEY (booking_key, provider_id)
 );
 
--- What booking found beyond the booking itself (an earlier try's booking recovered, one voided), kept with it so
--- a retried activity that finds the booking stored answers with the same notes (history entries).
+-- The booking is answered as stored, so all of it is stored: the carrier's piece barcodes, and what booking found
+-- beyond the booking itself (an earlier try's booking recovered, one voided: history entries).
+ALTER TABLE carrier_bookings ADD COLUMN IF NOT EXISTS piece_barcodes jsonb;
 ALTER TABLE carrier_bookings ADD COLUMN IF NOT EXISTS notes jsonb;

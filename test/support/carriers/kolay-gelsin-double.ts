@@ -83,7 +83,7 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders;
   rawBody: string;
   body: unknown;
-  outcome: 'ok' | 'unauthorized' | 'invalid' | 'refused' | 'fault' | 'hang' | 'not-found' | 'bad-media-type';
+  outcome: 'ok' | 'unauthorized' | 'invalid' | 'refused' | 'fault' | 'hang' | 'not-found' | 'bad-media-type' | 'dropped-after-apply';
   status?: number;
   response?: unknown;
   validationErrors?: string[];
@@ -123,8 +123,13 @@ export interface RefusalFault {
 export interface KolayGelsinFaults {
   /** Next n requests answer HTTP 500/503 (plain text, no envelope). */
   failNext(n: number, status?: 500 | 503): void;
-  /** Next n requests never get an answer (until close()). */
-  hangNext(n: number): void;
+  /** Next n requests (to `operation`, when given) never get an answer (until close()). */
+  hangNext(n: number, operation?: KolayGelsinOperation): void;
+  /**
+   * Next n requests to `operation` are carried out (a shipment IS saved) and then the connection is destroyed
+   * without an answer: the caller sees a connection error, as when an answer is lost on the way.
+   */
+  applyThenDropNext(n: number, operation: KolayGelsinOperation): void;
   /** Next n (valid, authenticated) requests to `operation` (default any) get a business refusal envelope. */
   refuseNext(n: number, refusal?: RefusalFault): void;
   reset(): void;
@@ -282,7 +287,7 @@ export async function startKolayGelsinDouble(options: KolayGelsinDoubleOptions =
   const deliveries = new Map<string, KolayGelsinDelivery>();
   const documents = new Map<string, { type: number; pdf: Buffer }>();
   const webhooks: PushedWebhook[] = [];
-  const fault = { fail: 0, failStatus: 500 as 500 | 503, hang: 0, refuse: 0, refusal: {} as RefusalFault };
+  const fault = { fail: 0, failStatus: 500 as 500 | 503, hang: 0, refuse: 0, refusal: {} as RefusalFault, drop: 0, dropOperation: undefined as KolayGelsinOperation | undefined, hangOperation: undefined as KolayGelsinOperation | undefined };
 
   const envelopeError = (message: string, code = 500, outcome: RecordedRequest['outcome'] = 'refused', errors?: string[]) =>
     new HttpAnswer(errorHttpStatus, kolayGelsinResponses.error(message, code), outcome, errors);
@@ -464,7 +469,7 @@ export async function startKolayGelsinDouble(options: KolayGelsinDoubleOptions =
       } catch {
         rec.body = undefined;
       }
-      if (fault.hang > 0) {
+      if (fault.hang > 0 && (!fault.hangOperation || path === `${KOLAY_GELSIN_BASE_PATH}/${fault.hangOperation}`)) {
         fault.hang--;
         rec.outcome = 'hang';
         return; // never answered; close() drops the connection
@@ -482,6 +487,12 @@ export async function startKolayGelsinDouble(options: KolayGelsinDoubleOptions =
       rec.status = a.status;
       rec.response = a.body;
       if (a.validationErrors) rec.validationErrors = a.validationErrors;
+      if (fault.drop > 0 && rec.operation === fault.dropOperation && a.outcome === 'ok') {
+        fault.drop--;
+        rec.outcome = 'dropped-after-apply';
+        req.socket.destroy();
+        return;
+      }
       res.writeHead(a.status, { 'content-type': 'application/json; charset=utf-8' });
       res.end(JSON.stringify(a.body));
     });
@@ -511,15 +522,20 @@ export async function startKolayGelsinDouble(options: KolayGelsinDoubleOptions =
         fault.fail = n;
         fault.failStatus = s;
       },
-      hangNext(n) {
+      hangNext(n, operation) {
         fault.hang = n;
+        fault.hangOperation = operation;
+      },
+      applyThenDropNext(n, operation) {
+        fault.drop = n;
+        fault.dropOperation = operation;
       },
       refuseNext(n, refusal = {}) {
         fault.refuse = n;
         fault.refusal = refusal;
       },
       reset() {
-        Object.assign(fault, { fail: 0, hang: 0, refuse: 0, refusal: {} });
+        Object.assign(fault, { fail: 0, hang: 0, refuse: 0, refusal: {}, drop: 0, dropOperation: undefined, hangOperation: undefined });
       },
     },
     addToken: (t) => void tokens.add(t),
