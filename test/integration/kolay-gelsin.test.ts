@@ -174,6 +174,26 @@ describe('a Kolay Gelsin carrier account', () => {
     expect(history.map((h) => h.status)).toEqual(expect.arrayContaining([4, 6, 7]));
   });
 
+  it('keeps a consignment operable while Kolay Gelsin refuses its status query: the refusal is recorded, asked again later', async () => {
+    const { id, data } = await booked('KG-REFUSED');
+    const shipmentId = data.providerTrackingCode as string;
+    const auth = { type: 'basic' as const, username: 'consignflow', password: WEBHOOK_SECRET };
+    // Refused twice (the look-up's own retry does not retry a refusal): once for this webhook, once more for the next.
+    kg.faults.refuseNext(2, { operation: 'GetCorporateShipmentsStatus', resultMessage: 'CustomerNotFound' });
+    await kg.pushWebhook(statusUrl, kg.advance(shipmentId, 12), auth);
+    const refused = async () => ((await details(id)).details as Json[]).filter((h) => /^Tracking at .* refused: Kolay Gelsin GetCorporateShipmentsStatus: CustomerNotFound\. Asking again in 20 min$/.test(h.message));
+    await waitFor('the refused poll in the history', async () => ((await refused()).length === 1 ? true : undefined), { timeoutMs: 30_000 });
+    expect((await details(id)).status).toBe(3);
+    await kg.pushWebhook(statusUrl, kg.webhookPayload(shipmentId), auth);
+    await waitFor('the second refusal, waiting twice as long', async () => ((await details(id)).details as Json[]).some((h) => /refused: .*CustomerNotFound\. Asking again in 40 min$/.test(h.message)) || undefined, { timeoutMs: 30_000 });
+
+    // Kolay Gelsin answers again: the next notice moves the consignment, which was never given up.
+    await kg.pushWebhook(statusUrl, kg.webhookPayload(shipmentId), auth);
+    await waitFor('picked up', async () => ((await details(id)).status === 4 ? true : undefined), { timeoutMs: 30_000 });
+    const cancelled = await call('POST', `/consignments/${id}/cancel`);
+    expect(cancelled.statusCode).toBe(200);
+  });
+
   it('cancels through CancelPickupAndDelivery, and passes on Kolay Gelsin’s refusal after delivery', async () => {
     const { id, data } = await booked('KG-3');
     const cancelled = await call('POST', `/consignments/${id}/cancel`);
