@@ -87,7 +87,14 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
       replacePackages: false,
       patched: false,
       providerId,
-      shipment: { fromCountry: draft.consignor!.country!, toCountry: draft.consignee!.country!, weightKg: weight, desi, packageCount: draft.packages!.length },
+      shipment: {
+        fromCountry: draft.consignor!.country!,
+        toCountry: draft.consignee!.country!,
+        weightKg: weight,
+        desi,
+        packageCount: draft.packages!.length,
+        packages: (draft.packages ?? []).map((p) => ({ weightKg: p.weight ?? 0, ...(p.length ? { lengthCm: p.length } : {}), ...(p.width ? { widthCm: p.width } : {}), ...(p.height ? { heightCm: p.height } : {}) })),
+      },
       serviceBarcode: current.barcode!,
       carrierPushes: carrier?.supportsPush ?? false,
       carrierInProcess: providers.isBuiltIn(providerId),
@@ -152,7 +159,15 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
         if (issues.length) throw new DomainError('VALIDATION_FAILED', issues);
         await refuseTakenReference(db, current.customer_id, patch?.reference_no, uuid);
         const { weight, desi } = totals(draft.packages ?? []);
-        const shipment: ShipmentSpec = { fromCountry: draft.consignor!.country!, toCountry: draft.consignee!.country!, weightKg: weight, desi, packageCount: draft.packages!.length };
+        const shipment: ShipmentSpec = {
+          fromCountry: draft.consignor!.country!,
+          toCountry: draft.consignee!.country!,
+          weightKg: weight,
+          desi,
+          packageCount: draft.packages!.length,
+          // Each piece with its dimensions, for carriers that price per piece (plain data: the plan is in the history).
+          packages: (draft.packages ?? []).map((p) => ({ weightKg: p.weight ?? 0, ...(p.length ? { lengthCm: p.length } : {}), ...(p.width ? { widthCm: p.width } : {}), ...(p.height ? { heightCm: p.height } : {}) })),
+        };
         // A provider_id without a preference means that provider.
         const preference = draft.preference ?? PREFERENCE.SPECIFIC;
         if (preference === PREFERENCE.SPECIFIC && draft.provider_id != null && !providers.isBuiltIn(draft.provider_id)) {

@@ -66,6 +66,33 @@ const KINDS = {
       label_format: z.enum(['pdf', 'zpl']).optional(),
       /** Paperless Trade (DHL service WY, enabled for the account by DHL): the proforma invoice goes with the booking */
       paperless_trade: z.boolean().optional(),
+      /** IANA time zone the account ships from (plannedShippingDateAndTime is local): default the shipper country's zone */
+      time_zone: z
+        .string()
+        .trim()
+        .max(64)
+        .refine(
+          (zone) => {
+            try {
+              new Intl.DateTimeFormat('en-US', { timeZone: zone });
+              return true;
+            } catch {
+              return false;
+            }
+          },
+          { params: { code: 'INVALID_CHOICE' } },
+        )
+        .optional(),
+      /** a DHL courier collects each shipment booked (default: none, the consignor hands parcels to DHL) */
+      pickup: z
+        .strictObject({
+          requested: z.boolean(),
+          /** the latest time the premises can hand over parcels, HH:MM local */
+          close_time: z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/).optional(),
+          /** where the courier picks up, e.g. "reception" */
+          location: z.string().trim().min(1).max(80).optional(),
+        })
+        .optional(),
     }),
   },
   /** Sendeo's current API: the customer code and password its LoginAES operation takes (the API user made in Şube Sendeo). */

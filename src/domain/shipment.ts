@@ -10,6 +10,11 @@ export interface ShipmentSpec {
   weightKg: number;
   desi: number;
   packageCount: number;
+  /**
+   * Each package of the draft (kg, cm), for carriers that price per piece (volumetric weight counts). Optional: plans
+   * recorded in workflow histories before it existed have none, and carriers then price the totals.
+   */
+  packages?: { weightKg: number; lengthCm?: number; widthCm?: number; heightCm?: number }[];
 }
 
 /** A booking as the workflow carries it (plain data: it is stored in the workflow history). */

@@ -120,6 +120,63 @@ describe('a DHL Express carrier account', () => {
     expect((await call('GET', `/consignments/${created.json().data.id}/details`)).json().data.status).toBe(24);
   });
 
+  it('after a lost answer (DHL booked, the connection dropped), the retry finds that shipment by our reference, leaves it unused and books anew', async () => {
+    dhl.failNext({ kind: 'applyThenDrop' }, { operation: 'shipments.create' });
+    const created = await call('POST', '/consignments/draft', international('DHL-LOST'));
+    const before = dhl.requests.length;
+    const processed = await call('POST', `/consignments/draft/${created.json().data.id}/start-process`);
+    expect(processed.statusCode).toBe(200);
+    // (Polls of earlier consignments' tracking interleave: left out.)
+    const asked = dhl.requests.slice(before).filter((r) => r.operation !== 'tracking.single');
+    expect(asked.map((r) => [r.operation, r.status ?? r.fault])).toEqual([
+      ['shipments.create', 'applyThenDrop'],
+      // The retry looks first, by the CU reference the lost create carried, then books again.
+      ['tracking.multi', 200],
+      ['shipments.create', 201],
+    ]);
+    for (const r of asked) expect(r.validationErrors).toEqual([]);
+    const key = (asked[0].body as Json).customerReferences[0].value as string;
+    expect(key).toBe(String(created.json().data.uuid).replace(/-/g, ''));
+    expect(asked[1].query).toMatchObject({ shipmentReference: key, shipmentReferenceType: 'CU', shipperAccountNumber: '123456789' });
+    const held = [...dhl.shipments.values()].filter((s) => (s.request.customerReferences as { value: string }[])[0].value === key).map((s) => s.shipmentTrackingNumber);
+    expect(held).toHaveLength(2);
+    const lost = held.find((awb) => awb !== processed.json().data.providerTrackingCode)!;
+    expect(processed.json().data.providerTrackingCode).toBe(held[1]);
+    const messages = ((await call('GET', `/consignments/${created.json().data.id}/details`)).json().data.details as Json[]).map((h) => String(h.message));
+    expect(messages.some((m) => m.includes(lost) && m.includes('left unused'))).toBe(true);
+  });
+
+  it('books a DHL courier pickup when the account asks (awaiting pickup), and cancelling cancels the pickup at DHL', async () => {
+    const account = await call('POST', '/carrier-accounts', {
+      carrier: 'dhl_express',
+      description: 'DHL Express TR pickup',
+      credentials: { username: dhl.username, password: dhl.password, account_number: '123456789' },
+      settings: { base_url: dhl.baseUrl, time_zone: 'Europe/Istanbul', pickup: { requested: true, close_time: '18:00', location: 'reception' } },
+    });
+    expect(account.statusCode).toBe(201);
+    const bad = await call('POST', '/carrier-accounts', {
+      carrier: 'dhl_express',
+      credentials: { username: 'u', password: 'p', account_number: '123456789' },
+      settings: { time_zone: 'Mars/Olympus_Mons', pickup: { requested: true, close_time: '25:00' } },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect((bad.json().errors as Json[]).map((e) => e.field).sort()).toEqual(['settings.pickup.close_time', 'settings.time_zone']);
+
+    const created = await call('POST', '/consignments/draft', { ...international('DHL-PICKUP'), provider_id: account.json().data.provider_id });
+    const processed = await call('POST', `/consignments/draft/${created.json().data.id}/start-process`);
+    expect(processed.statusCode).toBe(200);
+    const awb = processed.json().data.providerTrackingCode as string;
+    const dcn = dhl.shipments.get(awb)!.dispatchConfirmationNumber!;
+    expect(dcn).toBeDefined();
+    expect((await call('GET', `/consignments/${created.json().data.id}/details`)).json().data.status).toBe(3);
+
+    const cancelled = await call('POST', `/consignments/${created.json().data.id}/cancel`);
+    expect(cancelled.statusCode).toBe(200);
+    const pickupCancel = dhl.requests.find((r) => r.operation === 'pickups.cancel' && r.path === `/pickups/${dcn}`);
+    expect(pickupCancel).toMatchObject({ status: 200, validationErrors: [] });
+    expect((await call('GET', `/consignments/${created.json().data.id}/details`)).json().data.status).toBe(10);
+  });
+
   it('cancels before pickup by voiding our label (DHL has no shipment cancel)', async () => {
     const created = await call('POST', '/consignments/draft', international('DHL-3'));
     const processed = await call('POST', `/consignments/draft/${created.json().data.id}/start-process`);

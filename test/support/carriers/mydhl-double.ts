@@ -16,7 +16,8 @@
  * afterwards → 400 "Bad request". Other operations of the document answer 501; paths it does not define answer 404.
  *
  * Fault switches (`failNext`) make the next N requests answer 5xx, hang, drop the connection, refuse (business error
- * after auth and validation pass) or answer a custom body.
+ * after auth and validation pass), answer a custom body, or perform the operation and then lose or spoil its answer
+ * (`applyThenDrop`, `applyThenStatus`: the booking a client never hears of).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -100,7 +101,14 @@ export type MyDhlFault =
   /** a business refusal, answered only once auth and validation pass (default 400, or a preset of MYDHL_REFUSALS) */
   | { kind: 'refusal'; preset?: keyof typeof MYDHL_REFUSALS; status?: number; title?: string; detail?: string }
   /** any status, body (object → JSON, string → as is) and headers */
-  | { kind: 'custom'; status: number; body?: unknown; headers?: Record<string, string> };
+  | { kind: 'custom'; status: number; body?: unknown; headers?: Record<string, string> }
+  /** once auth and validation pass, perform the operation (a shipment is created), then destroy the socket without answering */
+  | { kind: 'applyThenDrop' }
+  /** once auth and validation pass, perform the operation, then answer this status (e.g. 500) with an ErrorResponse body */
+  | { kind: 'applyThenStatus'; status: number; detail?: string };
+
+/** Faults that act only once auth and validation pass (the others act before anything is checked). */
+const AFTER_VALIDATION: ReadonlySet<MyDhlFault['kind']> = new Set(['refusal', 'applyThenDrop', 'applyThenStatus']);
 
 export interface MyDhlDoubleOptions {
   /** HTTP Basic credentials the double accepts (defaults: `mydhl-test-user` / `mydhl-test-password`) */
@@ -121,6 +129,12 @@ export interface MyDhlDoubleOptions {
   products?: DoubleProduct[];
   /** loopback port to listen on (default: any free one) */
   port?: number;
+  /**
+   * One `label` document per piece, each with its `packageReferenceNumber` (as the contract allows: "linkLabelsByPieces",
+   * `documents[].packageReferenceNumber`), instead of one label document for the shipment. 'reversed' answers them last
+   * piece first (the contract promises no order). Default false.
+   */
+  labelPerPiece?: boolean | 'reversed';
 }
 
 export interface DoubleProduct {
@@ -274,11 +288,13 @@ export function minimalPdf(lines: string[]): Buffer {
   return Buffer.from(out, 'latin1');
 }
 
-/** One ZPL II label (^XA...^XZ) per piece. */
-export function zplLabels(awb: string, pieces: string[], from: string, to: string, productCode: string): string {
+/** One ZPL II label (^XA...^XZ) per piece (of `only`, when given: the labels of some pieces). */
+export function zplLabels(awb: string, pieces: string[], from: string, to: string, productCode: string, only: string[] = pieces): string {
   return pieces
+    .map((piece, i) => ({ piece, i }))
+    .filter(({ piece }) => only.includes(piece))
     .map(
-      (piece, i) =>
+      ({ piece, i }) =>
         `^XA^CI28^FO30,30^A0N,40,40^FDDHL EXPRESS ${productCode}^FS^FO30,90^A0N,28,28^FD${from} -> ${to}  ${i + 1}/${pieces.length}^FS` +
         `^FO30,140^BY3^BCN,120,Y,N,N^FD${awb}^FS^FO30,320^BY2^BCN,100,Y,N,N^FD${piece}^FS^XZ`,
     )
@@ -352,8 +368,8 @@ export async function startMyDhlDouble(options: MyDhlDoubleOptions = {}): Promis
   const awbBase = Math.floor(Math.random() * 1e8);
   let baseUrl = '';
 
-  function takeFault(operation: MyDhlOperation | null, refusal: boolean): MyDhlFault | undefined {
-    const i = faults.findIndex((f) => (f.fault.kind === 'refusal') === refusal && (!f.operation || f.operation === operation));
+  function takeFault(operation: MyDhlOperation | null, afterValidation: boolean): MyDhlFault | undefined {
+    const i = faults.findIndex((f) => AFTER_VALIDATION.has(f.fault.kind) === afterValidation && (!f.operation || f.operation === operation));
     if (i < 0) return undefined;
     const entry = faults[i];
     if (--entry.remaining <= 0) faults.splice(i, 1);
@@ -459,14 +475,26 @@ export async function startMyDhlDouble(options: MyDhlDoubleOptions = {}): Promis
     const imageOptions = asArray(image.imageOptions).map(asRecord);
     const requested = (typeCode: string) => imageOptions.some((o) => o.typeCode === typeCode && o.isRequested === true);
 
-    const labelLines = ['DHL EXPRESS - MYDHL TEST DOUBLE', `WAYBILL ${awb}`, `PRODUCT ${productCode}`, `${from} -> ${to}`, ...pieceIds.map((p, i) => `PIECE ${i + 1}/${pieceIds.length} ${p}`)];
-    const documents: MyDhlShipmentDocument[] = [
-      encoding === 'pdf'
-        ? { imageFormat: 'PDF', content: minimalPdf(labelLines).toString('base64'), typeCode: 'label' }
-        : { imageFormat: encoding.toUpperCase(), content: Buffer.from(zplLabels(awb, pieceIds, from, to, productCode)).toString('base64'), typeCode: 'label' },
-    ];
-    // "Note that invoice and shipment receipt will always come back as PDF" (outputImageProperties.encodingFormat)
-    if (requested('waybillDoc')) documents.push({ imageFormat: encoding === 'pdf' ? 'PDF' : encoding.toUpperCase(), content: minimalPdf([`WAYBILL DOC ${awb}`]).toString('base64'), typeCode: 'waybillDoc' });
+    const header = ['DHL EXPRESS - MYDHL TEST DOUBLE', `WAYBILL ${awb}`, `PRODUCT ${productCode}`, `${from} -> ${to}`];
+    const pieceLine = (p: string, i: number) => `PIECE ${i + 1}/${pieceIds.length} ${p}`;
+    const labelDocument = (pieces: string[], packageReferenceNumber?: number): MyDhlShipmentDocument => ({
+      ...(encoding === 'pdf'
+        ? { imageFormat: 'PDF', content: minimalPdf([...header, ...pieces.map((p) => pieceLine(p, pieceIds.indexOf(p)))]).toString('base64') }
+        : { imageFormat: encoding.toUpperCase(), content: Buffer.from(zplLabels(awb, pieceIds, from, to, productCode, pieces)).toString('base64') }),
+      typeCode: 'label',
+      ...(packageReferenceNumber === undefined ? {} : { packageReferenceNumber }),
+    });
+    const perPiece = pieceIds.map((p, i) => labelDocument([p], i + 1));
+    const documents: MyDhlShipmentDocument[] = !options.labelPerPiece ? [labelDocument(pieceIds)] : options.labelPerPiece === 'reversed' ? perPiece.reverse() : perPiece;
+    // "Note that invoice and shipment receipt will always come back as PDF" (outputImageProperties.encodingFormat);
+    // the waybill document comes in the label's format.
+    if (requested('waybillDoc')) {
+      documents.push(
+        encoding === 'pdf'
+          ? { imageFormat: 'PDF', content: minimalPdf([`WAYBILL DOC ${awb}`]).toString('base64'), typeCode: 'waybillDoc' }
+          : { imageFormat: encoding.toUpperCase(), content: Buffer.from(`^XA^CI28^FO30,30^A0N,40,40^FDWAYBILL DOC ${awb}^FS^XZ`).toString('base64'), typeCode: 'waybillDoc' },
+      );
+    }
     if (requested('invoice')) {
       const inv = asRecord(asRecord(content.exportDeclaration).invoice);
       documents.push({ imageFormat: 'PDF', content: minimalPdf([`COMMERCIAL INVOICE ${String(inv.number ?? '')}`, `WAYBILL ${awb}`]).toString('base64'), typeCode: 'invoice' });
@@ -526,6 +554,8 @@ export async function startMyDhlDouble(options: MyDhlDoubleOptions = {}): Promis
         : mydhlResponses.trackingEvents({ fromCountry: from, toCountry: to, shippedOn, upTo: override ?? (created ? 'in-transit' : 'delivered') });
     if (q.trackingView === 'last-checkpoint') events = events.slice(-1);
     if (q.trackingView === 'shipment-details-only') events = [];
+    // requestGMTOffsetPerEvent: "to return GMT Offset of each event in response"; without it, events carry none.
+    events = events.map(({ GMTOffset, ...e }) => (q.requestGMTOffsetPerEvent === true && GMTOffset !== undefined ? { ...e, GMTOffset } : e));
     const level = String(q.levelOfDetail ?? 'shipment');
     return mydhlResponses.trackedShipment({
       shipmentTrackingNumber: number,
@@ -555,10 +585,18 @@ export async function startMyDhlDouble(options: MyDhlDoubleOptions = {}): Promis
       for (const s of shipments.values()) if (s.pieceTrackingNumbers.includes(piece)) numbers.add(s.shipmentTrackingNumber);
     }
     if (typeof q.shipmentReference === 'string') {
+      // A shipment is found by its reference as soon as it is created (unlike DHL's test environment, where created
+      // shipments are not trackable): by value, type (when asked; a reference without one is CU, the default), the
+      // shipper account, and the planned shipping date within dateRangeFrom..dateRangeTo when given.
+      const type = typeof q.shipmentReferenceType === 'string' ? q.shipmentReferenceType : undefined;
+      const from = typeof q.dateRangeFrom === 'string' ? q.dateRangeFrom.slice(0, 10) : undefined;
+      const to = typeof q.dateRangeTo === 'string' ? q.dateRangeTo.slice(0, 10) : undefined;
       for (const s of shipments.values()) {
         const refs = asArray(s.request.customerReferences).map(asRecord);
         const accounts = asArray(s.request.accounts).map(asRecord);
-        if (refs.some((r) => r.value === q.shipmentReference) && accounts.some((a) => a.number === q.shipperAccountNumber)) numbers.add(s.shipmentTrackingNumber);
+        const referenced = refs.some((r) => r.value === q.shipmentReference && (type === undefined || (r.typeCode ?? 'CU') === type));
+        const inRange = (from === undefined || s.shippedOn >= from) && (to === undefined || s.shippedOn <= to);
+        if (referenced && inRange && accounts.some((a) => a.number === q.shipperAccountNumber)) numbers.add(s.shipmentTrackingNumber);
       }
     }
     const found = [...numbers].map((n) => trackedShipmentFor(n, q)).filter((s) => s !== undefined);
@@ -664,7 +702,7 @@ export async function startMyDhlDouble(options: MyDhlDoubleOptions = {}): Promis
       : errorReply(400, { instance, detail: `Parameters not having correct format: ${[...new Set(wrong)].join(', ')}`, title: 'Wrong format', message: 'Bad request', additionalDetails: errors.map(formatSchemaError) });
   }
 
-  function handle(req: IncomingMessage, rawBody: string, rec: RecordedRequest): Reply | MyDhlFault {
+  function handle(req: IncomingMessage, rawBody: string, rec: RecordedRequest): Reply | (MyDhlFault & { performed?: Reply }) {
     const url = new URL(req.url ?? '/', 'http://double.invalid');
     const inBase = url.pathname === basePath || url.pathname.startsWith(`${basePath}/`);
     const rel = inBase ? url.pathname.slice(basePath.length) || '/' : url.pathname;
@@ -737,11 +775,16 @@ export async function startMyDhlDouble(options: MyDhlDoubleOptions = {}): Promis
       return errorReply(400, { instance, detail: rule.detail, title: rule.title ?? 'Bad request', message: 'Bad request', additionalDetails: rule.additionalDetails });
     }
 
-    const refusal = takeFault(route.operation, true);
-    if (refusal) return refusal;
+    const late = takeFault(route.operation, true);
+    if (late?.kind === 'refusal') return late;
+    const reply = perform(route.operation, route.pattern.exec(rel)?.[1] ?? '', body, query, instance);
+    // The operation happened (a shipment exists); only its answer is lost or spoilt.
+    if (late) return { ...late, performed: reply };
+    return reply;
+  }
 
-    const param = route.pattern.exec(rel)?.[1] ?? '';
-    switch (route.operation) {
+  function perform(operation: MyDhlOperation, param: string, body: Record<string, unknown>, query: Record<string, unknown>, instance: string): Reply {
+    switch (operation) {
       case 'rates.get':
         return ratesGet(query);
       case 'rates.post':
@@ -812,6 +855,21 @@ export async function startMyDhlDouble(options: MyDhlDoubleOptions = {}): Promis
       }
       case 'custom':
         return send(req, res, new Reply(fault.status, fault.body, fault.headers ?? {}), rec);
+      case 'applyThenDrop':
+        req.socket.destroy();
+        return;
+      case 'applyThenStatus':
+        return send(
+          req,
+          res,
+          errorReply(fault.status, {
+            instance,
+            detail: fault.detail ?? (fault.status === 500 ? MYDHL_REFUSALS.processFailure.detail : 'The service is temporarily unavailable'),
+            title: fault.status >= 500 ? 'Internal Server Error' : 'Bad request',
+            message: fault.status >= 500 ? 'Internal Server Error' : 'Bad request',
+          }),
+          rec,
+        );
     }
   }
 
@@ -840,11 +898,12 @@ export async function startMyDhlDouble(options: MyDhlDoubleOptions = {}): Promis
         validationErrors: [],
       };
       requests.push(rec);
-      let outcome: Reply | MyDhlFault;
+      let outcome: Reply | (MyDhlFault & { performed?: Reply });
       try {
         outcome = handle(req, rawBody, rec);
-        if (outcome instanceof Reply && outcome.schema && outcome.body !== undefined) {
-          const problems = validate(bodyAjv, outcome.schema, outcome.body).map(formatSchemaError);
+        const built = outcome instanceof Reply ? outcome : outcome.performed;
+        if (built?.schema && built.body !== undefined) {
+          const problems = validate(bodyAjv, built.schema, built.body).map(formatSchemaError);
           if (problems.length) throw new Error(`response body breaks the contract: ${problems.join('; ')}`);
         }
       } catch (err) {

@@ -1082,6 +1082,13 @@ const SERVICE_AREAS: Record<string, { code: string; description: string }> = {
 export const serviceAreaOf = (countryCode: string) =>
   SERVICE_AREAS[countryCode.toUpperCase()] ?? { code: `${countryCode.toUpperCase()}X`, description: `${countryCode.toUpperCase()} GATEWAY-${countryCode.toUpperCase()}` };
 
+/**
+ * The GMT offset of a made-up checkpoint at a country's service area (`events[].GMTOffset`, e.g. '+09:00' in the
+ * document's example; sent only with `requestGMTOffsetPerEvent=true`). Standard time; '+00:00' for others.
+ */
+const GMT_OFFSETS: Record<string, string> = { TR: '+03:00', DE: '+01:00', GB: '+00:00', US: '-05:00', FR: '+01:00', NL: '+01:00', AU: '+10:00', NZ: '+12:00', CZ: '+01:00', AE: '+04:00' };
+export const gmtOffsetOf = (countryCode: string) => GMT_OFFSETS[countryCode.toUpperCase()] ?? '+00:00';
+
 const pad = (n: number) => String(n).padStart(2, '0');
 /** `YYYY-MM-DD` plus `days` calendar days. */
 export function addDays(isoDate: string, days: number): string {
@@ -1186,24 +1193,27 @@ export const mydhlResponses = {
   /**
    * The checkpoints of a DHL Express journey (typeCodes and wording from the document's tracking example: PU, AF, PL,
    * DF, CR, AR, WC, OK). `upTo` cuts the journey: 'picked-up' (PU), 'in-transit' (up to the first DF) or 'delivered'.
+   * Each carries its place's `GMTOffset`; the double drops it unless the request asks with `requestGMTOffsetPerEvent`.
    * The example's `remarks` on events are left out: the document's own TrackingResponse schema forbids them
    * (events items have additionalProperties: false).
    */
   trackingEvents(input: { fromCountry: string; toCountry: string; shippedOn: string; upTo?: 'picked-up' | 'in-transit' | 'delivered'; signedBy?: string }): MyDhlTrackingEvent[] {
     const o = serviceAreaOf(input.fromCountry);
     const d = serviceAreaOf(input.toCountry);
+    // Each checkpoint's local time at its place (origin events at the origin's offset, the others at the destination's).
+    const [oz, dz] = [gmtOffsetOf(input.fromCountry), gmtOffsetOf(input.toCountry)];
     const day0 = input.shippedOn.slice(0, 10);
     const day1 = addDays(day0, 1);
     const all: MyDhlTrackingEvent[] = [
-      { date: day0, time: '13:56:21', typeCode: 'PU', description: 'Shipment picked up', serviceArea: [o] },
-      { date: day0, time: '18:47:01', typeCode: 'AF', description: `Arrived at DHL Sort Facility - ${o.description}`, serviceArea: [o] },
-      { date: day0, time: '19:40:02', typeCode: 'PL', description: `Processed at- ${o.description}`, serviceArea: [o] },
-      { date: day0, time: '21:28:58', typeCode: 'DF', description: `Shipment has departed from a DHL facility- ${o.description}`, serviceArea: [o] },
-      { date: day1, time: '04:09:01', typeCode: 'AF', description: `Arrived at DHL Sort Facility - ${d.description}`, serviceArea: [d] },
-      { date: day1, time: '04:18:00', typeCode: 'CR', description: `Clearance processing complete at- ${d.description}`, serviceArea: [d] },
-      { date: day1, time: '09:50:00', typeCode: 'AR', description: `Arrived at DHL Delivery Facility - ${d.description}`, serviceArea: [d] },
-      { date: day1, time: '10:50:14', typeCode: 'WC', description: 'Shipment is out with courier for delivery', serviceArea: [d] },
-      { date: day1, time: '11:59:23', typeCode: 'OK', description: `Delivered : ${input.signedBy ?? 'A RECEIVER'}`, serviceArea: [d], signedBy: '' },
+      { date: day0, time: '13:56:21', GMTOffset: oz, typeCode: 'PU', description: 'Shipment picked up', serviceArea: [o] },
+      { date: day0, time: '18:47:01', GMTOffset: oz, typeCode: 'AF', description: `Arrived at DHL Sort Facility - ${o.description}`, serviceArea: [o] },
+      { date: day0, time: '19:40:02', GMTOffset: oz, typeCode: 'PL', description: `Processed at- ${o.description}`, serviceArea: [o] },
+      { date: day0, time: '21:28:58', GMTOffset: oz, typeCode: 'DF', description: `Shipment has departed from a DHL facility- ${o.description}`, serviceArea: [o] },
+      { date: day1, time: '04:09:01', GMTOffset: dz, typeCode: 'AF', description: `Arrived at DHL Sort Facility - ${d.description}`, serviceArea: [d] },
+      { date: day1, time: '04:18:00', GMTOffset: dz, typeCode: 'CR', description: `Clearance processing complete at- ${d.description}`, serviceArea: [d] },
+      { date: day1, time: '09:50:00', GMTOffset: dz, typeCode: 'AR', description: `Arrived at DHL Delivery Facility - ${d.description}`, serviceArea: [d] },
+      { date: day1, time: '10:50:14', GMTOffset: dz, typeCode: 'WC', description: 'Shipment is out with courier for delivery', serviceArea: [d] },
+      { date: day1, time: '11:59:23', GMTOffset: dz, typeCode: 'OK', description: `Delivered : ${input.signedBy ?? 'A RECEIVER'}`, serviceArea: [d], signedBy: '' },
     ];
     const upTo = input.upTo ?? 'in-transit';
     return upTo === 'picked-up' ? all.slice(0, 1) : upTo === 'in-transit' ? all.slice(0, 4) : all;

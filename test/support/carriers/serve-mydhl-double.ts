@@ -1,7 +1,9 @@
 /**
  * The MyDHL API test double as a standalone server, to try a `dhl_express` carrier account by hand
  * (docs/carriers.md, "Try DHL Express locally"). Prints every request it receives with its contract check;
- * type `deliver <waybill>` (then Enter) to make a shipment's tracking reach DHL's delivered checkpoint.
+ * type `deliver <waybill>` (then Enter) to make a shipment's tracking reach DHL's delivered checkpoint, or
+ * `lose <n>` to make the next n shipment creations book and then drop the connection (a lost answer).
+ * `MYDHL_LABEL_PER_PIECE=1` answers one label document per piece (as the contract allows).
  *
  *   PORT=9401 npx tsx test/support/carriers/serve-mydhl-double.ts
  */
@@ -9,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { startMyDhlDouble } from './mydhl-double';
 
 async function main(): Promise<void> {
-  const dhl = await startMyDhlDouble({ port: Number(process.env.PORT ?? 9401) });
+  const dhl = await startMyDhlDouble({ port: Number(process.env.PORT ?? 9401), labelPerPiece: process.env.MYDHL_LABEL_PER_PIECE === '1' });
   console.log(`MyDHL API test double at ${dhl.baseUrl}`);
   console.log(`credentials: username ${dhl.username}, password ${dhl.password}; any account number`);
   let shown = 0;
@@ -19,6 +21,7 @@ async function main(): Promise<void> {
       console.log(`${r.method} ${r.path} → ${r.status ?? '…'} (${verdict})`);
       const content = (r.body as { content?: { incoterm?: string; exportDeclaration?: { lineItems?: unknown[] } } } | undefined)?.content;
       if (r.operation === 'shipments.create' && content) console.log(`  incoterm ${content.incoterm}, customs line items ${JSON.stringify(content.exportDeclaration?.lineItems ?? [])}`);
+      if (r.fault) console.log(`  fault: ${r.fault}`);
     }
     shown = dhl.requests.length;
   }, 250).unref();
@@ -27,6 +30,11 @@ async function main(): Promise<void> {
     if (command === 'deliver' && waybill) {
       dhl.setTracking(waybill, 'delivered');
       console.log(`${waybill}: tracking now ends with DHL's delivered checkpoint (OK)`);
+    }
+    if (command === 'lose') {
+      const times = Math.max(1, Number(waybill ?? 1) || 1);
+      dhl.failNext({ kind: 'applyThenDrop' }, { operation: 'shipments.create', times });
+      console.log(`the next ${times} shipment creation(s) book, then drop the connection without an answer`);
     }
   });
   const stop = () => void dhl.close().then(() => process.exit(0));

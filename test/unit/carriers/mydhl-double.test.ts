@@ -492,3 +492,75 @@ describe('MyDHL double: fault switches', () => {
     expect(res.body.detail).toContain('exp-api-products');
   });
 });
+
+describe('MyDHL double: documents per piece, lost answers, event offsets, references', () => {
+  it('answers one label document per piece with its packageReferenceNumber when asked (labelPerPiece), and the waybill document in the label’s format', async () => {
+    const perPiece = await startMyDhlDouble({ labelPerPiece: 'reversed' });
+    try {
+      const body = trToDe();
+      body.content.packages.push({ weight: 1.2, dimensions: { length: 20, width: 20, height: 20 } });
+      body.outputImageProperties = { encodingFormat: 'pdf', imageOptions: [{ typeCode: 'label' }, { typeCode: 'waybillDoc', isRequested: true }] };
+      const res = await fetch(`${perPiece.baseUrl}/shipments`, { method: 'POST', headers: { ...headers(), Authorization: perPiece.authorization }, body: JSON.stringify(body) });
+      expect(res.status).toBe(201);
+      const created = (await res.json()) as Json;
+      expect(created.documents.map((d: Json) => [d.typeCode, d.packageReferenceNumber])).toEqual([
+        ['label', 2],
+        ['label', 1],
+        ['waybillDoc', undefined],
+      ]);
+      expect(expectValidPdf(created.documents[0].content)).toContain(`PIECE 2/2 ${created.packages[1].trackingNumber}`);
+      expect(expectValidPdf(created.documents[1].content)).not.toContain('PIECE 2/2');
+    } finally {
+      await perPiece.close();
+    }
+
+    const zpl = trToDe();
+    zpl.outputImageProperties = { encodingFormat: 'zpl', imageOptions: [{ typeCode: 'label' }, { typeCode: 'waybillDoc', isRequested: true }] };
+    const res = await call('POST', '/shipments', zpl);
+    const waybill = res.body.documents.find((d: Json) => d.typeCode === 'waybillDoc');
+    expect(waybill.imageFormat).toBe('ZPL');
+    expect(Buffer.from(waybill.content, 'base64').toString('utf8')).toMatch(/^\^XA[\s\S]*WAYBILL DOC \d{10}[\s\S]*\^XZ$/);
+  });
+
+  it('applyThenDrop creates the shipment, then cuts the connection without an answer; the shipment is found by its reference at once', async () => {
+    dhl.failNext({ kind: 'applyThenDrop' }, { operation: 'shipments.create' });
+    await expect(fetch(`${dhl.baseUrl}/shipments`, { method: 'POST', headers: headers(), body: JSON.stringify(trToDe()), signal: AbortSignal.timeout(5_000) })).rejects.toThrow();
+    expect(dhl.requests[0]).toMatchObject({ operation: 'shipments.create', fault: 'applyThenDrop', validationErrors: [] });
+    expect(dhl.requests[0].status).toBeUndefined();
+    const [awb] = [...dhl.shipments.keys()];
+    expect(awb).toMatch(/^\d{10}$/);
+    const found = await call('GET', '/tracking?shipmentReference=CF-2025-000123&shipmentReferenceType=CU&shipperAccountNumber=123456789&trackingView=shipment-details-only');
+    expect(found.status).toBe(200);
+    expect(found.body.shipments.map((s: Json) => [s.shipmentTrackingNumber, s.events])).toEqual([[awb, []]]);
+  });
+
+  it('applyThenStatus creates the shipment, then answers the status (a 500 that booked)', async () => {
+    dhl.failNext({ kind: 'applyThenStatus', status: 500 }, { operation: 'shipments.create' });
+    const res = await call('POST', '/shipments', trToDe());
+    expect(res.status).toBe(500);
+    expect(res.body).toMatchObject({ status: '500', detail: expect.stringMatching(/^999: Process failure occurred/) });
+    expect(dhl.shipments.size).toBe(1);
+  });
+
+  it('finds a reference only with its type, under the account and within the date range asked', async () => {
+    await call('POST', '/shipments', trToDe()); // planned 2025-03-17, reference CF-2025-000123 (CU)
+    const find = (query: string) => call('GET', `/tracking?shipmentReference=CF-2025-000123&shipperAccountNumber=123456789&${query}`);
+    expect((await find('shipmentReferenceType=CU&dateRangeFrom=2025-03-01&dateRangeTo=2025-03-31')).status).toBe(200);
+    expect((await find('shipmentReferenceType=AAO')).status).toBe(404);
+    expect((await find('dateRangeFrom=2025-04-01&dateRangeTo=2025-04-30')).status).toBe(404);
+    expect((await call('GET', '/tracking?shipmentReference=CF-2025-000123&shipperAccountNumber=999999999')).status).toBe(404);
+  });
+
+  it('gives each checkpoint its GMT offset only when asked with requestGMTOffsetPerEvent', async () => {
+    const created = await call('POST', '/shipments', trToDe());
+    const awb = created.body.shipmentTrackingNumber;
+    const plain = await call('GET', `/shipments/${awb}/tracking`);
+    expect(plain.body.shipments[0].events.every((e: Json) => e.GMTOffset === undefined)).toBe(true);
+    dhl.setTracking(awb, 'delivered');
+    const withOffsets = await call('GET', `/shipments/${awb}/tracking?requestGMTOffsetPerEvent=true`);
+    expect(withOffsets.status).toBe(200);
+    const events = withOffsets.body.shipments[0].events as Json[];
+    expect(events[0]).toMatchObject({ typeCode: 'PU', GMTOffset: '+03:00' });
+    expect(events.at(-1)).toMatchObject({ typeCode: 'OK', GMTOffset: '+01:00' });
+  });
+});
