@@ -175,7 +175,8 @@ export function createCarrierActivities({ db, providers, sdrRates, metrics, log 
         for (const intent of intents.filter((i) => i.state === 'open' && i.providerId !== request.providerId)) {
           notes.push(...(await releaseElsewhere(booking, intent)));
         }
-        if (intents.some((i) => i.providerId === request.providerId && i.state !== 'released') && carrier.findBooking) {
+        // Open: asked, and its booking never saved (a saved one is closed with it, and stays closed when cancelled).
+        if (intents.some((i) => i.providerId === request.providerId && i.state === 'open') && carrier.findBooking) {
           const found = await measured(carrier, 'find', () => carrier.findBooking!(booking));
           if (found.state === 'found') {
             notes.push(`Booking recovered: ${carrier.name} already held this consignment under ${carrier.sentKey(booking)} (${found.booking.trackingCode}); an earlier answer was lost`);

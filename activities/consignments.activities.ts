@@ -24,7 +24,7 @@ import { applyDraftPatch, PREFERENCE, type DraftInput } from '../src/domain/draf
 import { DomainError } from '../src/domain/errors';
 import { costsOf } from '../src/domain/fees';
 import { processingIssues } from '../src/domain/processing';
-import type { ProcessingPlan, ShipmentSpec } from '../src/domain/shipment';
+import { shipmentSpecOf, type ProcessingPlan } from '../src/domain/shipment';
 import { requireDraft, STATUS, statusMessage, statusName } from '../src/domain/statuses';
 import type { Metrics } from '../src/metrics';
 import type { Logger } from 'pino';
@@ -79,7 +79,6 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
   /** The plan of a processing already written: its carrier as booked, the draft as stored, nothing to patch. */
   const replanProcessed = async (current: ConsignmentRecord, processKey: string): Promise<ProcessingPlan> => {
     const draft = toDraftInput(current);
-    const { weight, desi } = totals(draft.packages ?? []);
     const providerId = current.provider_id!;
     const carrier = await providers.carrierFor(providerId);
     return {
@@ -87,14 +86,7 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
       replacePackages: false,
       patched: false,
       providerId,
-      shipment: {
-        fromCountry: draft.consignor!.country!,
-        toCountry: draft.consignee!.country!,
-        weightKg: weight,
-        desi,
-        packageCount: draft.packages!.length,
-        packages: (draft.packages ?? []).map((p) => ({ weightKg: p.weight ?? 0, ...(p.length ? { lengthCm: p.length } : {}), ...(p.width ? { widthCm: p.width } : {}), ...(p.height ? { heightCm: p.height } : {}) })),
-      },
+      shipment: shipmentSpecOf(draft),
       serviceBarcode: current.barcode!,
       carrierPushes: carrier?.supportsPush ?? false,
       carrierInProcess: providers.isBuiltIn(providerId),
@@ -158,16 +150,8 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
         if (providerIssue) issues.push(providerIssue);
         if (issues.length) throw new DomainError('VALIDATION_FAILED', issues);
         await refuseTakenReference(db, current.customer_id, patch?.reference_no, uuid);
-        const { weight, desi } = totals(draft.packages ?? []);
-        const shipment: ShipmentSpec = {
-          fromCountry: draft.consignor!.country!,
-          toCountry: draft.consignee!.country!,
-          weightKg: weight,
-          desi,
-          packageCount: draft.packages!.length,
-          // Each piece with its dimensions, for carriers that price per piece (plain data: the plan is in the history).
-          packages: (draft.packages ?? []).map((p) => ({ weightKg: p.weight ?? 0, ...(p.length ? { lengthCm: p.length } : {}), ...(p.width ? { widthCm: p.width } : {}), ...(p.height ? { heightCm: p.height } : {}) })),
-        };
+        const shipment = shipmentSpecOf(draft);
+        const { weightKg: weight, desi } = shipment;
         // A provider_id without a preference means that provider.
         const preference = draft.preference ?? PREFERENCE.SPECIFIC;
         if (preference === PREFERENCE.SPECIFIC && draft.provider_id != null && !providers.isBuiltIn(draft.provider_id)) {

@@ -15,7 +15,7 @@ import {
   type TrackingEvent,
 } from './carrier';
 import { carrierCallFault, checkCarrierAnswer, RemoteUnavailableError } from './carrier-http';
-import { chargeableWeight, priceFor, rateTableOf, zoneOf, type AccountRateSettings, type RateTable } from './rate-table';
+import { rateTableOf, rateTableQuote, type AccountRateSettings, type RateTable } from './rate-table';
 import { plateCode } from './turkish-provinces';
 
 /**
@@ -174,10 +174,7 @@ export class KolayGelsinCarrier extends AccountCarrier<KolayGelsinCredentials, K
 
   /** From the account's rate table: domestic shipments up to its maximum; null otherwise. */
   async quote(spec: ShipmentSpec): Promise<Quote | null> {
-    if (!this.rates || zoneOf(spec) !== 'domestic' || spec.toCountry.trim().toUpperCase() !== 'TR') return null;
-    const price = priceFor(this.rates, chargeableWeight(spec));
-    if (price === null) return null;
-    return { providerId: this.id, baseCost: price, currency: this.options.settings.rates?.currency ?? 'TRY', transitDays: this.rates.transitDays, serviceName: 'Kolay Gelsin' };
+    return rateTableQuote(this.rates, spec, { providerId: this.id, country: 'TR', currency: this.options.settings.rates?.currency, serviceName: 'Kolay Gelsin' });
   }
 
   async book(req: BookingRequest): Promise<Booking> {

@@ -20,7 +20,7 @@ import {
   type TrackingEvent,
 } from './carrier';
 import { carrierCallFault, checkCarrierAnswer, RemoteUnavailableError } from './carrier-http';
-import { chargeableWeight, priceFor, rateTableOf, zoneOf, type AccountRateSettings, type RateTable } from './rate-table';
+import { rateTableOf, rateTableQuote, type AccountRateSettings, type RateTable } from './rate-table';
 import { plateCode, provinceName } from './turkish-provinces';
 
 /**
@@ -185,10 +185,7 @@ export class SendeoCarrier extends AccountCarrier<SendeoCredentials, SendeoSetti
 
   /** From the account's rate table (the contract has no rating operation): domestic shipments up to its maximum. */
   async quote(spec: ShipmentSpec): Promise<Quote | null> {
-    if (!this.rates || zoneOf(spec) !== 'domestic' || spec.toCountry.trim().toUpperCase() !== 'TR') return null;
-    const price = priceFor(this.rates, chargeableWeight(spec));
-    if (price === null) return null;
-    return { providerId: this.id, baseCost: price, currency: this.options.settings.rates?.currency ?? 'TRY', transitDays: this.rates.transitDays, serviceName: 'Sendeo' };
+    return rateTableQuote(this.rates, spec, { providerId: this.id, country: 'TR', currency: this.options.settings.rates?.currency, serviceName: 'Sendeo' });
   }
 
   /** Our service barcode: the ReferenceNo SETDELIVERY takes, printed on our label, by which Sendeo finds the delivery. */

@@ -1,5 +1,6 @@
 import type { AddressCorrection } from './address-correction';
 import type { DraftInput } from './draft';
+import { totals } from './weights';
 
 /** What a carrier needs to price and book a consignment. Weights are consignment totals. */
 export interface ShipmentSpec {
@@ -15,6 +16,21 @@ export interface ShipmentSpec {
    * recorded in workflow histories before it existed have none, and carriers then price the totals.
    */
   packages?: { weightKg: number; lengthCm?: number; widthCm?: number; heightCm?: number }[];
+}
+
+/** The shipment of a draft that can be processed (both countries and at least one package present). */
+export function shipmentSpecOf(draft: DraftInput): ShipmentSpec {
+  const packages = draft.packages ?? [];
+  const { weight, desi } = totals(packages);
+  return {
+    fromCountry: draft.consignor!.country!,
+    toCountry: draft.consignee!.country!,
+    weightKg: weight,
+    desi,
+    packageCount: packages.length,
+    // Each piece with its dimensions, for carriers that price per piece (plain data: the plan is in the history).
+    packages: packages.map((p) => ({ weightKg: p.weight ?? 0, ...(p.length ? { lengthCm: p.length } : {}), ...(p.width ? { widthCm: p.width } : {}), ...(p.height ? { heightCm: p.height } : {}) })),
+  };
 }
 
 /** A booking as the workflow carries it (plain data: it is stored in the workflow history). */

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { migrate } from '../../src/db/migrate';
 import { draftBody, party } from '../support/consignments';
 import { startKolayGelsinDouble, type KolayGelsinDouble } from '../support/carriers/kolay-gelsin-double';
 import { startTestService, type TestService } from '../support/test-service';
@@ -236,6 +237,25 @@ describe('a Kolay Gelsin carrier account', () => {
     } finally {
       kg.addToken(kg.token);
     }
+  });
+
+  it('keeps working for an account made as `sendeo` before that kind became Sendeo’s current API: migrated to kolay_gelsin, its credentials still open', async () => {
+    const made = await call('POST', '/carrier-accounts', {
+      carrier: 'kolay_gelsin',
+      description: 'Made before the rename',
+      credentials: { token: kg.token, customer_id: 20, address_id: 28 },
+      settings: { base_url: kg.baseUrl },
+    });
+    const legacy = made.json().data.provider_id as number;
+    // The row as the previous release left it (credentials were sealed under the kind's old name, which kolay_gelsin keeps).
+    await svc.db.query(`UPDATE carrier_accounts SET carrier = 'sendeo' WHERE provider_id = $1`, [legacy]);
+    await svc.db.query(`DELETE FROM schema_migrations WHERE name = '015_carrier_kinds_and_booking_intents.sql'`);
+    expect(await migrate(svc.db)).toEqual(['015_carrier_kinds_and_booking_intents.sql']);
+    expect((await call('GET', `/carrier-accounts/${legacy}`)).json().data).toMatchObject({ carrier: 'kolay_gelsin', description: 'Made before the rename' });
+    const created = await call('POST', '/consignments/draft', { ...domestic('KG-LEGACY'), provider_id: legacy });
+    const processed = await call('POST', `/consignments/draft/${created.json().data.id}/start-process`);
+    expect(processed.statusCode).toBe(200);
+    expect(kg.deliveries.get(processed.json().data.providerTrackingCode)?.customerSpecificCode).toBe('KG-LEGACY');
   });
 
   it('refuses international shipments with a clear reason', async () => {

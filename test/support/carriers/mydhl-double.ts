@@ -24,6 +24,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import Ajv, { type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { textPdf } from './text-pdf';
 import {
   MYDHL_DOCUMENTED_OPERATIONS,
   MYDHL_TEST_WAYBILLS,
@@ -265,28 +266,8 @@ function validate(ajv: Ajv, schema: SchemaObject, data: unknown): ErrorObject[] 
 // Documents: a real (tiny) PDF and ZPL
 // ---------------------------------------------------------------------------------------------------------------
 
-/** A valid one-page PDF 1.4 (Helvetica, no embedded font) with these text lines; the xref offsets are exact. */
-export function minimalPdf(lines: string[]): Buffer {
-  const esc = (s: string) => s.replace(/[\\()]/g, (m) => `\\${m}`).replace(/[^\x20-\x7e]/g, '?');
-  const text = ['BT', '/F1 12 Tf', '16 TL', '20 400 Td', ...lines.map((l, i) => `${i ? 'T* ' : ''}(${esc(l)}) Tj`), 'ET'].join('\n');
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 288 432] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-    `<< /Length ${Buffer.byteLength(text, 'latin1')} >>\nstream\n${text}\nendstream`,
-  ];
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((o, i) => {
-    offsets.push(Buffer.byteLength(out, 'latin1'));
-    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(out, 'latin1');
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
-}
+/** A one-page PDF with these text lines. */
+export const minimalPdf = (lines: string[]): Buffer => textPdf([lines]);
 
 /** One ZPL II label (^XA...^XZ) per piece (of `only`, when given: the labels of some pieces). */
 export function zplLabels(awb: string, pieces: string[], from: string, to: string, productCode: string, only: string[] = pieces): string {

@@ -13,6 +13,7 @@
  * numbers bind to strings (`"senderPhone": 905000000000`), `null` is "not sent", unknown properties are ignored.
  * `normalizeBody()` does exactly that against the JSON schemas below; ajv then checks what is left.
  */
+import { textPdf } from './text-pdf';
 
 // --------------------------------------------------------------------------------------------------------------------
 // Status list (README "Sendeo Statü Listesi")
@@ -554,30 +555,8 @@ export function sendeoZplLabel(p: LabelPiece, labelType: number): string {
   ].join('\n');
 }
 
-/** A valid multi-page PDF 1.4 (Helvetica; Turkish letters transliterated), one page of text lines per label. Exact xref offsets. */
-export function sendeoPdf(pages: string[][]): Buffer {
-  const esc = (s: string) => asciiTurkish(s).replace(/[\\()]/g, (m) => `\\${m}`);
-  const objects: string[] = ['<< /Type /Catalog /Pages 2 0 R >>', '', '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'];
-  const kids: string[] = [];
-  for (const lines of pages) {
-    const text = ['BT', '/F1 12 Tf', '16 TL', '20 400 Td', ...lines.map((l, i) => `${i ? 'T* ' : ''}(${esc(l)}) Tj`), 'ET'].join('\n');
-    const pageNo = objects.length + 1;
-    kids.push(`${pageNo} 0 R`);
-    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 288 432] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageNo + 1} 0 R >>`);
-    objects.push(`<< /Length ${Buffer.byteLength(text, 'latin1')} >>\nstream\n${text}\nendstream`);
-  }
-  objects[1] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${pages.length} >>`;
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((o, i) => {
-    offsets.push(Buffer.byteLength(out, 'latin1'));
-    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(out, 'latin1');
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
-}
+/** A PDF of text pages, Turkish letters transliterated (Helvetica has none of them). */
+export const sendeoPdf = (pages: string[][]): Buffer => textPdf(pages.map((lines) => lines.map(asciiTurkish)));
 
 /** The base64 label (BarcodeLabelType 1, 9, 10): a PDF, one page per piece; 9 (HTML) is shown without tags, 10 (TEXT) as is. */
 export function sendeoPdfLabel(pieces: LabelPiece[], labelType: number): string {
