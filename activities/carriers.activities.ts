@@ -88,10 +88,14 @@ export function createCarrierActivities({ db, providers, sdrRates, metrics, log 
       ...(notes.length ? { notes } : {}),
     };
     // The carrier's label stays here (bytes do not belong in the workflow history); processing stores it.
-    await db.transaction(async (tx) => {
-      await saveBooking(tx, uuid, booked, booking.label);
-      await closeIntent(tx, uuid, carrier.id, 'booked');
-    });
+    const wrote = carrier.idempotentBooking
+      ? await saveBooking(db, uuid, booked, booking.label)
+      : await db.transaction(async (tx) => {
+          const saved = await saveBooking(tx, uuid, booked, booking.label);
+          await closeIntent(tx, uuid, carrier.id, 'booked');
+          return saved;
+        });
+    if (wrote) return booked;
     const stored = (await findBooking(db, uuid))!;
     if (stored.trackingCode !== booked.trackingCode || stored.providerId !== booked.providerId) {
       const result = await measured(carrier, 'cancel', () => carrier.cancel({ bookingKey: uuid, trackingCode: booked.trackingCode, carrierReference: booked.carrierReference, inTransit: false }));
@@ -189,7 +193,7 @@ export function createCarrierActivities({ db, providers, sdrRates, metrics, log 
           }
         }
         // Durable before the call: whatever happens to the answer, a later try knows to look first.
-        await recordIntent(db, { bookingKey: request.uuid, providerId: carrier.id, sentKey: carrier.sentKey(booking) });
+        if (!carrier.idempotentBooking) await recordIntent(db, { bookingKey: request.uuid, providerId: carrier.id, sentKey: carrier.sentKey(booking) });
         const made = await measured(carrier, 'book', () => carrier.book(booking));
         return keep(request.uuid, carrier, made, notes);
       });

@@ -127,6 +127,11 @@ export interface Carrier {
   /** The key this carrier is sent for the booking (its idempotency or reference field); what the intent records. */
   sentKey(req: BookingRequest): string;
   /**
+   * Booking again under the same key gives the same booking, by construction (the sandbox carriers derive it
+   * from the key): no intent needs recording and nothing needs looking up.
+   */
+  readonly idempotentBooking?: boolean;
+  /**
    * What the carrier holds under the booking's key, asked before booking again after an earlier try that may
    * have booked. Absent where the carrier's contract offers no look-up (docs/carriers.md says which).
    */

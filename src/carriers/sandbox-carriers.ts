@@ -170,6 +170,8 @@ class SandboxCarrier implements Carrier {
     };
   }
 
+  readonly idempotentBooking = true;
+
   /** The booking key itself: the tracking code is derived from it, so booking again finds the same shipment. */
   sentKey(req: BookingRequest): string {
     return req.bookingKey;

@@ -45,17 +45,18 @@ export async function findBooking(q: Queryable, bookingKey: string): Promise<Boo
 
 /**
  * Records a booking; replaces one under the same key only if that was cancelled. A live booking stays: the
- * first one saved is the booking (the caller reads it back and answers with it).
+ * first one saved is the booking. True when this one was written; otherwise the caller reads the stored one.
  */
-export async function saveBooking(q: Queryable, bookingKey: string, booking: BookedShipment, label?: CarrierLabel): Promise<void> {
-  await q.query(
+export async function saveBooking(q: Queryable, bookingKey: string, booking: BookedShipment, label?: CarrierLabel): Promise<boolean> {
+  const { rows } = await q.query(
     `INSERT INTO carrier_bookings (booking_key, provider_id, tracking_code, tracking_url, pickup_booked, base_cost, currency, service_name, carrier_reference, label_content, label_content_type, piece_barcodes, notes)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
      ON CONFLICT (booking_key) DO UPDATE SET provider_id = EXCLUDED.provider_id, tracking_code = EXCLUDED.tracking_code,
        tracking_url = EXCLUDED.tracking_url, pickup_booked = EXCLUDED.pickup_booked, base_cost = EXCLUDED.base_cost,
        currency = EXCLUDED.currency, service_name = EXCLUDED.service_name, carrier_reference = EXCLUDED.carrier_reference,
        label_content = EXCLUDED.label_content, label_content_type = EXCLUDED.label_content_type, piece_barcodes = EXCLUDED.piece_barcodes, notes = EXCLUDED.notes, booked_at = now(), cancelled_at = NULL
-     WHERE carrier_bookings.cancelled_at IS NOT NULL`,
+     WHERE carrier_bookings.cancelled_at IS NOT NULL
+     RETURNING booking_key`,
     [
       bookingKey,
       booking.providerId,
@@ -72,6 +73,7 @@ export async function saveBooking(q: Queryable, bookingKey: string, booking: Boo
       booking.notes?.length ? JSON.stringify(booking.notes) : null,
     ],
   );
+  return rows.length > 0;
 }
 
 /** The label the carrier made for the live booking under `bookingKey`, if it made one. */
