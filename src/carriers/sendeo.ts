@@ -199,15 +199,20 @@ export class SendeoCarrier extends AccountCarrier<SendeoCredentials, SendeoSetti
     return this.completed(req, answer);
   }
 
-  /** GETBARCODE by our ReferenceNo: a delivery found is the whole booking (completed with its measurements). */
+  /**
+   * GETBARCODE by our ReferenceNo: a delivery found is the whole booking (completed with its measurements). "No
+   * delivery" (702, or an answer without a tracking number) is none; another refusal leaves it unknown (noted).
+   */
   async findBooking(req: BookingRequest): Promise<FoundBooking> {
+    let answer: unknown;
     try {
-      const answer = await this.call('POST', '/api/Cargo/GETBARCODE', { json: { barcodeLabelType: 2, referenceNo: this.sentKey(req) } });
-      return { state: 'found', booking: await this.completed(req, answer) };
+      answer = await this.call('POST', '/api/Cargo/GETBARCODE', { json: { barcodeLabelType: 2, referenceNo: this.sentKey(req) } });
     } catch (error) {
-      if (error instanceof SendeoRefusal && error.code === NOT_FOUND_CODE) return { state: 'none' };
+      if (error instanceof SendeoRefusal) return error.code === NOT_FOUND_CODE ? { state: 'none' } : { state: 'unknown', reason: error.reason };
       throw error;
     }
+    if (!text(field(answer, 'TrackingNumber'))) return { state: 'none' };
+    return { state: 'found', booking: await this.completed(req, answer) };
   }
 
   /** CANCELDELIVERY by our ReferenceNo (query string, as the document and its Postman collection send it). */
@@ -355,11 +360,8 @@ export class SendeoCarrier extends AccountCarrier<SendeoCredentials, SendeoSetti
     let found = districtCache.get(key);
     if (found === undefined) {
       const answer = await this.call('GET', `/api/Cargo/GetCityDistricts?CityName=${encodeURIComponent(province)}&DistrictName=${encodeURIComponent(district)}`, {});
-      const rows = Array.isArray(answer) ? answer : answer ? [answer] : [];
-      const match = rows.find((r) => foldText(text(field(r, 'DistrictName')) ?? '') === foldText(district));
-      const cityId = Number(field(match, 'CityId'));
-      const districtId = Number(field(match, 'DistrictId'));
-      found = match && Number.isSafeInteger(cityId) && Number.isSafeInteger(districtId) && districtId > 0 ? { cityId, districtId } : null;
+      const match = districtRows(answer).find((r) => foldText(r.name) === foldText(district));
+      found = match && Number.isSafeInteger(match.cityId ?? plate) && Number.isSafeInteger(match.districtId) && match.districtId > 0 ? { cityId: match.cityId ?? plate!, districtId: match.districtId } : null;
       if (districtCache.size >= DISTRICT_CACHE_MAX) districtCache.clear();
       districtCache.set(key, found);
     }
@@ -452,7 +454,8 @@ export class SendeoCarrier extends AccountCarrier<SendeoCredentials, SendeoSetti
     }
     const code = Number(field(res.body, 'StatusCode'));
     const message = text(field(res.body, 'exceptionMessage')) ?? text(field(res.body, 'exceptionDescription'));
-    if (res.status === 200 && (!Number.isFinite(code) || code === 200 || code === 0)) return field(res.body, 'result');
+    // The C# client's envelope keeps the answer in `result`; an answer without the envelope is the answer itself.
+    if (res.status === 200 && (!Number.isFinite(code) || code === 200 || code === 0)) return field(res.body, 'result') ?? res.body;
     if (res.status === 500 && message && Number.isFinite(code) && code !== 200 && (code < 500 || code > 599)) {
       throw new SendeoRefusal(this.id, `Sendeo ${operation}: ${message} (${code})`, code);
     }
@@ -468,6 +471,23 @@ class TokenRefused extends CarrierRefusedError {
   constructor(carrierId: number) {
     super(carrierId, "Sendeo refused the account's token (HTTP 401)");
   }
+}
+
+/**
+ * The districts in a GetCityDistricts answer, whatever its nesting: rows `{CityId, DistrictId, DistrictName}`
+ * (our reading of the document, which shows the answer only as an image), or a city with its districts inside
+ * (`{CityId, Districts: [{DistrictId, DistrictName|Name}]}`). Keys in any case.
+ */
+export function districtRows(answer: unknown, cityId?: number, depth = 0): { cityId?: number; districtId: number; name: string }[] {
+  if (depth > 4 || !answer || typeof answer !== 'object') return [];
+  if (Array.isArray(answer)) return answer.flatMap((a) => districtRows(a, cityId, depth + 1));
+  const city = Number(field(answer, 'CityId'));
+  const here = Number.isSafeInteger(city) && city > 0 ? city : cityId;
+  const districtId = Number(field(answer, 'DistrictId'));
+  const name = text(field(answer, 'DistrictName')) ?? text(field(answer, 'Name'));
+  const own = Number.isSafeInteger(districtId) && districtId > 0 && name ? [{ cityId: here, districtId, name }] : [];
+  const nested = Object.values(answer).filter((v) => v && typeof v === 'object');
+  return [...own, ...nested.flatMap((v) => districtRows(v, here, depth + 1))];
 }
 
 /** An ASP.NET validation answer (`errors: {Field: [messages]}`) in one line. */

@@ -246,3 +246,43 @@ describe('Sendeo request pieces', () => {
     expect(sendeoDate('soon')).toBeUndefined();
   });
 });
+
+describe('Sendeo answers in other shapes the document allows', () => {
+  /** A carrier whose HTTP answers are scripted: `answers` by operation (the last path segment). */
+  const scripted = (answers: Record<string, { status?: number; body: unknown }>) => {
+    const sent: string[] = [];
+    const fake = {
+      json: async (req: { url: string | URL }) => {
+        const operation = String(req.url).split('?')[0].split('/').pop()!;
+        sent.push(operation);
+        const a = answers[operation] ?? { status: 404, body: null };
+        return { status: a.status ?? 200, headers: {}, body: a.body, truncated: false };
+      },
+      request: async () => {
+        throw new Error('not used');
+      },
+      close: async () => undefined,
+    };
+    const c = new SendeoCarrier({ providerId: 1005, name: 'Sendeo', logoUrl: 'x', credentials: { customer_code: 'C', password: 'P' }, settings: { base_url: 'http://sendeo.test' }, http: fake as never });
+    return { c, sent };
+  };
+
+  it('reads a token and answers without the result envelope, keys in camelCase', async () => {
+    const { c } = scripted({
+      LoginAES: { body: { token: 'T1', customerId: 7 } },
+      GetCityDistricts: { body: { statusCode: 200, result: [{ cityId: 34, cityName: 'İstanbul', districts: [{ districtId: 34245, name: 'KADIKÖY' }, { districtId: 9906001, name: 'Çankaya' }] }] } },
+      SETDELIVERY: { body: { trackingNumber: '555', trackingUrl: 'https://t/555', barcodeNumbers: ['555001'] } },
+      CARGOMEASUREMENTUPDATE: { body: { isSuccess: true } },
+    });
+    // Çankaya is listed under İstanbul's row here; the city id comes from where the district stands.
+    const booked = await c.book(request({}, { consignee: { name: 'A', country: 'TR', city: 'Kadıköy', state: 'İstanbul', address: 'x', phone_number: '5551112233' } }));
+    expect(booked).toMatchObject({ trackingCode: '555', trackingUrl: 'https://t/555', pieceBarcodes: ['555001'] });
+  });
+
+  it('takes a look-up answered without a delivery as nothing held, and another refusal of the look-up as unknown', async () => {
+    const empty = scripted({ LoginAES: { body: { result: { Token: 'T' } } }, GETBARCODE: { body: { StatusCode: 200, result: null } } });
+    expect(await empty.c.findBooking(request())).toEqual({ state: 'none' });
+    const refused = scripted({ LoginAES: { body: { result: { Token: 'T' } } }, GETBARCODE: { status: 500, body: { StatusCode: 400, ExceptionMessage: 'Bad Request' } } });
+    expect(await refused.c.findBooking(request())).toEqual({ state: 'unknown', reason: 'Sendeo GETBARCODE: Bad Request (400)' });
+  });
+});
