@@ -101,8 +101,9 @@ function failureReason(error: ActivityFailure): string {
   const cause = error.cause;
   if (cause instanceof ApplicationFailure) {
     const issues = cause.details?.[0];
-    const reason = Array.isArray(issues) ? (issues[0] as { params?: { reason?: unknown } } | undefined)?.params?.reason : undefined;
-    if (typeof reason === 'string') return reason;
+    const issue = Array.isArray(issues) ? (issues[0] as { code?: unknown; params?: Record<string, unknown> } | undefined) : undefined;
+    if (typeof issue?.params?.reason === 'string') return issue.params.reason;
+    if (typeof issue?.code === 'string') return `${issue.code}${issue.params ? ` ${JSON.stringify(issue.params)}` : ''}`;
   }
   return (cause?.message ?? error.message).slice(0, 500);
 }
@@ -397,7 +398,8 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
         if (!(error instanceof ActivityFailure)) throw error;
         state.trackingFailures = (state.trackingFailures ?? 0) + 1;
         state.trackingFailuresTotal = (state.trackingFailuresTotal ?? 0) + 1;
-        await db.recordTrackingFailure({
+        // Recording is a courtesy to operators: a database out of reach must not end the workflow either.
+        const failure = {
           uuid: state.uuid,
           providerId: state.providerId!,
           reason: failureReason(error),
@@ -405,7 +407,8 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
           failures: state.trackingFailures,
           eventKey: `tracking-failure:${state.trackingFailuresTotal}`,
           retryInMs: pollWait(state.trackingFailures),
-        });
+        };
+        await db.recordTrackingFailure(failure).catch(() => undefined);
         continue;
       }
       state.trackingFailures = 0;
