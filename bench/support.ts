@@ -95,10 +95,17 @@ export interface HttpLoadResult {
   firstError?: { index: number; status: number | string; body: string };
 }
 
+/** An answer: its status, its body (when asked for) and its Server-Timing header (the service's stage split). */
+export interface HttpAnswer {
+  status: number;
+  body: string;
+  serverTiming?: string;
+}
+
 /** One keep-alive connection pool to one origin: send a request, get its status and (when asked) its body. */
 export interface HttpClient {
   readonly name: string;
-  send(method: string, path: string, headers: Record<string, string>, body: string | undefined, readBody: boolean): Promise<{ status: number; body: string }>;
+  send(method: string, path: string, headers: Record<string, string>, body: string | undefined, readBody: boolean): Promise<HttpAnswer>;
   close(): Promise<void>;
 }
 
@@ -109,11 +116,12 @@ export function undiciClient(origin: string, connections: number): HttpClient {
     name: `undici ${undiciVersion} Pool(${connections})`,
     async send(method, path, headers, body, readBody) {
       const response = await undiciRequest(`${origin}${path}`, { dispatcher: pool, method: method as 'POST', headers, body });
+      const serverTiming = response.headers['server-timing'] as string | undefined;
       if (!readBody) {
         await response.body.dump({ limit: 1024 * 1024 });
-        return { status: response.statusCode, body: '' };
+        return { status: response.statusCode, body: '', serverTiming };
       }
-      return { status: response.statusCode, body: await response.body.text() };
+      return { status: response.statusCode, body: await response.body.text(), serverTiming };
     },
     close: () => pool.close(),
   };
@@ -134,7 +142,8 @@ export function nodeHttpClient(origin: string, connections: number): HttpClient 
             res.on('data', (chunk: Buffer) => {
               if (readBody) chunks.push(chunk);
             });
-            res.once('end', () => resolve({ status: res.statusCode ?? 0, body: readBody ? Buffer.concat(chunks).toString('utf8') : '' }));
+            const serverTiming = [res.headers['server-timing'] ?? []].flat().join(', ') || undefined;
+            res.once('end', () => resolve({ status: res.statusCode ?? 0, body: readBody ? Buffer.concat(chunks).toString('utf8') : '', serverTiming }));
             res.once('error', reject);
           },
         );

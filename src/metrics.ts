@@ -1,4 +1,7 @@
+import { performance } from 'node:perf_hooks';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+const EVENT_LOOP_TICK_MS = 50;
 
 /**
  * The process's Prometheus metrics (`GET /metrics`, docs/operations.md): one registry per process, made by
@@ -10,8 +13,25 @@ export function createMetrics(sources: { outboxBacklog?: () => Promise<number> }
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'consignflow_' });
   const registers = [registry];
+  // Stalls of this process: a timer due every EVENT_LOOP_TICK_MS observes how late it ran. Unlike the default
+  // metrics' event-loop lag gauges, which each scrape resets, a histogram keeps every stall between scrapes.
+  const eventLoopDelay = new Histogram({
+    name: 'consignflow_event_loop_delay_seconds',
+    help: `How late a timer due every ${EVENT_LOOP_TICK_MS} ms ran: the event loop's stalls (garbage collection, synchronous work)`,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+  let due = performance.now() + EVENT_LOOP_TICK_MS;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    eventLoopDelay.observe(Math.max(0, now - due) / 1000);
+    due = now + EVENT_LOOP_TICK_MS;
+  }, EVENT_LOOP_TICK_MS).unref();
   return {
     registry,
+    eventLoopDelay,
+    /** Stops the event-loop timer (the runtime that made these metrics, when it stops). */
+    stop: () => clearInterval(ticker),
     httpRequests: new Counter({ name: 'consignflow_http_requests_total', help: 'HTTP requests answered, by route pattern, method and status', labelNames: ['method', 'route', 'status'], registers }),
     httpDuration: new Histogram({
       name: 'consignflow_http_request_duration_seconds',

@@ -154,6 +154,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     const draftsQueued = relay?.nudge;
     const documents = createDocumentService({ db, maxBytes: config.documentMaxBytes });
     const metrics = options.metrics ?? createMetrics({ outboxBacklog: () => countDraftStarts(db) });
+    if (!options.metrics) stops.push(async () => metrics.stop());
     const consignments = createConsignmentService({ db, providers, lifecycles, carrierWaitMs: config.carrierWaitMs, draftsQueued, documents, metrics });
     let worker: RunningWorker | undefined;
     if (options.worker) {

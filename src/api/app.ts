@@ -32,6 +32,7 @@ import type { SdrRates } from '../customs/sdr';
 import { labelBatchRoutes } from './routes/label-batches.routes';
 import { countRequests, metricsRoutes } from './routes/metrics.routes';
 import type { Metrics } from '../metrics';
+import { serverTiming, withStageTimes, type StageTimes } from '../stage-timing';
 
 export interface AppDeps {
   db: Database;
@@ -115,8 +116,18 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
     return parseJson(request, body as string, done);
   });
+  // Each request's stage times (database, engine), answered as its Server-Timing header: run() around the rest
+  // of the hook chain, so everything the request starts counts into its own entry.
+  const stageTimes = new WeakMap<object, StageTimes>();
+  app.addHook('onRequest', (request, _reply, done) => {
+    const times: StageTimes = new Map();
+    stageTimes.set(request, times);
+    withStageTimes(times, done);
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    const times = stageTimes.get(request);
+    if (times) reply.header('server-timing', serverTiming(times, reply.elapsedTime));
   });
   if (deps.metrics) app.addHook('onResponse', countRequests(deps.metrics));
   installErrorHandling(app);
