@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Pool, PoolClient } from 'pg';
+import { timeStage } from '../stage-timing';
+import { startPgliteThread } from './pglite-thread';
 
 /** What repositories need: parameterised SQL returning rows. Both PGlite and a pg pool/client provide it. */
 export interface Queryable {
@@ -23,10 +25,21 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** Pool size for PostgreSQL. */
   poolSize?: number;
+  /** PGlite in a worker thread of its own (default), or in the calling thread */
+  pgliteThread?: boolean;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.url ? openPostgres(options.url, options.poolSize ?? 20) : openPglite(options.dataDir);
+  return timedDatabase(options.url ? await openPostgres(options.url, options.poolSize ?? 20) : await openPglite(options.dataDir, options.pgliteThread ?? true));
+}
+
+/** Statements and transactions count into the `db` stage of the request that runs them (Server-Timing). */
+function timedDatabase(db: Database): Database {
+  return {
+    ...db,
+    query: (sql, params) => timeStage('db', () => db.query(sql, params)),
+    transaction: (fn) => timeStage('db', () => db.transaction(fn)),
+  };
 }
 
 /**
@@ -36,12 +49,36 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
  */
 const PGLITE_SHARED_BUFFERS = '32MB';
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
+async function openPglite(dataDir: string | undefined, inThread: boolean): Promise<Database> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
   // Loaded on demand (require, not import(): the CommonJS build must not need ESM loader hooks, e.g. under Jest).
   const { PGlite } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
+  const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`];
+  // PGlite has one connection in one process: its own queue already serialises everything, so withLock needs no lock.
+  const withLock = <T>(_key: number, fn: () => Promise<T>) => fn();
+  if (inThread) {
+    const thread = await startPgliteThread({ dataDir, startParams });
+    return {
+      kind: 'pglite',
+      query: (sql, params) => thread.query(sql, params),
+      transaction: async (fn) => {
+        const tx = await thread.begin();
+        let result;
+        try {
+          result = await fn({ query: (sql, params) => thread.query(sql, params, tx) });
+        } catch (error) {
+          await thread.rollback(tx).catch(() => undefined);
+          throw error;
+        }
+        await thread.commit(tx);
+        return result;
+      },
+      withLock,
+      close: () => thread.close(),
+    };
+  }
   const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as typeof import('@electric-sql/pglite/contrib/pg_trgm');
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const pglite = (await PGlite.create({ dataDir, extensions: { pg_trgm }, startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`] })) as unknown as PGlite;
+  const pglite = (await PGlite.create({ dataDir, extensions: { pg_trgm }, startParams })) as unknown as PGlite;
   const query = async <T>(sql: string, params?: unknown[]) => {
     const result = await pglite.query<T>(sql, params as unknown[]);
     return { rows: result.rows };
@@ -50,8 +87,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     kind: 'pglite',
     query,
     transaction: (fn) => pglite.transaction((tx) => fn({ query: async <T>(sql: string, params?: unknown[]) => ({ rows: (await tx.query<T>(sql, params as unknown[])).rows }) })),
-    // PGlite has one connection in one process: its own queue already serialises everything.
-    withLock: (_key, fn) => fn(),
+    withLock,
     close: () => pglite.close(),
   };
 }

@@ -4,9 +4,18 @@ import { claimDraftStarts, completeDraftStarts, releaseDraftStarts, type DraftSt
 import { forEachLimit } from '../domain/concurrency';
 import type { ConsignmentStarter } from './consignment.starter';
 
+/** How long a paced relay waits before it looks at the engine's backlog again. */
+const PACING_MS = 50;
+
 export interface ConsignmentRelayOptions {
   db: Database;
-  lifecycles: Pick<ConsignmentStarter, 'startDraft'>;
+  lifecycles: Pick<ConsignmentStarter, 'startDraft'> & Partial<Pick<ConsignmentStarter, 'workflowBacklog'>>;
+  /**
+   * The most workflow tasks the relay lets wait for a worker (default 20): it starts only as many workflows as
+   * leave the engine's backlog below this, so a burst of created drafts never queues ahead of the workflow task
+   * a waiting request (processing, update) needs. Without `lifecycles.workflowBacklog`, no pacing.
+   */
+  maxBacklog?: number;
   /** entries claimed per round (default 200) */
   batchSize?: number;
   /** workflow starts in flight (default 32) */
@@ -37,15 +46,24 @@ export function startConsignmentRelay(options: ConsignmentRelayOptions): Consign
   const concurrency = options.concurrency ?? 32;
   const idleMs = options.idleMs ?? 250;
   const leaseSeconds = options.leaseSeconds ?? 30;
+  const maxBacklog = options.maxBacklog ?? 20;
+  /** How many entries this round may start: the room the engine's backlog leaves (all when it is not known). */
+  const room = async (): Promise<number> => {
+    if (!options.lifecycles.workflowBacklog) return batchSize;
+    const backlog = await options.lifecycles.workflowBacklog().catch(() => 0);
+    return Math.min(batchSize, Math.max(0, maxBacklog - backlog));
+  };
   let stopped = false;
   let wake: (() => void) | undefined;
   /** Callers of drained(), each with the round after which an empty one counts. */
   let waiters: { after: number; resolve: () => void }[] = [];
   let rounds = 0;
 
-  /** One round: claim, start, complete. How many entries it claimed. */
-  const round = async (): Promise<number> => {
-    const claimed = await claimDraftStarts(options.db, batchSize, leaseSeconds);
+  /** One round: claim, start, complete. How many entries it claimed; 'paced' when the engine had no room. */
+  const round = async (): Promise<number | 'paced'> => {
+    const limit = await room();
+    if (limit === 0) return 'paced';
+    const claimed = await claimDraftStarts(options.db, limit, leaseSeconds);
     if (claimed.length === 0) return 0;
     const started: number[] = [];
     const failed: DraftStart[] = [];
@@ -71,11 +89,16 @@ export function startConsignmentRelay(options: ConsignmentRelayOptions): Consign
   const loop = (async () => {
     let backoffMs = idleMs;
     while (!stopped) {
-      let claimed = 0;
+      let claimed: number | 'paced' = 0;
       const thisRound = ++rounds;
       try {
         claimed = await round();
         backoffMs = idleMs;
+        if (claimed === 'paced') {
+          // The engine is busy with workflow tasks already: look again shortly, not after the idle wait.
+          await sleep(PACING_MS);
+          continue;
+        }
       } catch (error) {
         if (stopped) break;
         options.log?.warn({ err: error, retryInMs: backoffMs }, 'consignment relay: starting workflows failed; retrying');

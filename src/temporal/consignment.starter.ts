@@ -21,6 +21,7 @@ import type { DraftInput } from '../domain/draft';
 import { DomainError, type ErrorCode } from '../domain/errors';
 import { STATUS, statusName } from '../domain/statuses';
 import type { CarrierEvent } from '../domain/tracking';
+import { timeStage } from '../stage-timing';
 import { toDomainError } from './failures';
 
 /** The workflow type, started by name: this module imports the workflow's code as a type only. */
@@ -54,10 +55,13 @@ export const draftStartOf = (record: ConsignmentRef, customerCode: string): Draf
   customerCode,
 });
 
+/** temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW */
+const TASK_QUEUE_TYPE_WORKFLOW = 1;
+
 /** Runs a workflow call; what it failed with comes back as the DomainError the workflow or activity raised. */
 async function call<T>(fn: () => Promise<T>, notFound: ErrorCode = 'CONSIGNMENT_NOT_FOUND'): Promise<T> {
   try {
-    return await fn();
+    return await timeStage('engine', fn);
   } catch (error) {
     throw toDomainError(error, notFound);
   }
@@ -166,6 +170,21 @@ export function createConsignmentStarter(deps: ConsignmentStarterDeps) {
         if (toDomainError(error) instanceof DomainError) return false;
         throw error;
       }
+    },
+
+    /**
+     * How many workflow tasks wait in the task queue for a worker (the engine's approximate backlog; 0 when the
+     * server does not report it). The relay paces its starts by it, so created drafts never queue ahead of the
+     * workflow task a waiting HTTP request needs.
+     */
+    async workflowBacklog(): Promise<number> {
+      const answer = await deps.client.workflowService.describeTaskQueue({
+        namespace: deps.client.options.namespace,
+        taskQueue: { name: deps.taskQueue },
+        taskQueueType: TASK_QUEUE_TYPE_WORKFLOW,
+        reportStats: true,
+      });
+      return Number(answer.stats?.approximateBacklogCount ?? 0);
     },
 
     /** Tells the workflow its carrier has news (it then asks the carrier). False when the workflow has finished. */

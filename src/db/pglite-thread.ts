@@ -1,0 +1,161 @@
+import { Worker } from 'node:worker_threads';
+
+/**
+ * PGlite in a worker thread of its own. PGlite runs PostgreSQL compiled to WebAssembly synchronously on the
+ * thread that calls it; in the API's thread, statements chained by promises ran back to back within one turn
+ * of the event loop, which then answered nothing else for hundreds of milliseconds, and Node accepts one new
+ * connection per turn (bench/service.ts found clients waiting seconds to be accepted). Here the API's thread
+ * only posts statements and receives rows; the database works beside it, on the other core.
+ *
+ * The thread's code is plain JavaScript evaluated as the worker's script, so the same code runs under tsx,
+ * Jest and the compiled build. Transactions are PGlite's own: `begin` opens one whose callback waits for the
+ * `commit` or `rollback` of the same id, and PGlite queues every other statement until it has ended.
+ */
+const THREAD_SCRIPT = `
+'use strict';
+const { parentPort, workerData } = require('node:worker_threads');
+const { PGlite } = require(workerData.pglitePath);
+const { pg_trgm } = require(workerData.trgmPath);
+
+/** An error as plain data: PostgreSQL's fields (code, constraint, detail, …) survive the trip. */
+const errorData = (error) => {
+  const data = { message: String(error && error.message || error), name: error && error.name };
+  if (error && typeof error === 'object') for (const [key, value] of Object.entries(error)) {
+    if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) data[key] = value;
+  }
+  return data;
+};
+
+(async () => {
+  let db;
+  try {
+    db = await PGlite.create({ dataDir: workerData.dataDir, extensions: { pg_trgm }, startParams: workerData.startParams });
+  } catch (error) {
+    parentPort.postMessage({ id: 0, error: errorData(error) });
+    return;
+  }
+  const transactions = new Map();
+  const answer = (id, work) => work.then(
+    (rows) => parentPort.postMessage({ id, rows }),
+    (error) => parentPort.postMessage({ id, error: errorData(error) }),
+  );
+  parentPort.on('message', (m) => {
+    switch (m.op) {
+      case 'query': {
+        const on = m.tx ? transactions.get(m.tx) : undefined;
+        if (m.tx && !on) return answer(m.id, Promise.reject(new Error('transaction ' + m.tx + ' is not open')));
+        return answer(m.id, (on ? on.tx : db).query(m.sql, m.params).then((r) => r.rows));
+      }
+      case 'begin': {
+        // The transaction's callback waits for its commit or rollback; PGlite queues everything else meanwhile.
+        const entry = {};
+        const ready = new Promise((opened) => {
+          entry.done = db.transaction((tx) => new Promise((resolve, reject) => {
+            Object.assign(entry, { tx, resolve, reject });
+            opened();
+          }));
+        });
+        transactions.set(m.id, entry);
+        entry.done.catch(() => undefined).finally(() => transactions.delete(m.id));
+        return answer(m.id, Promise.race([ready, entry.done]).then(() => []));
+      }
+      case 'commit':
+      case 'rollback': {
+        const entry = transactions.get(m.tx);
+        if (!entry || !entry.resolve) return answer(m.id, Promise.reject(new Error('transaction ' + m.tx + ' is not open')));
+        if (m.op === 'commit') entry.resolve();
+        else entry.reject(new Error('rolled back'));
+        return answer(m.id, m.op === 'commit' ? entry.done.then(() => []) : entry.done.then(() => [], () => []));
+      }
+      case 'close':
+        return answer(m.id, db.close().then(() => []));
+    }
+  });
+  parentPort.postMessage({ id: 0, rows: [] });
+})();
+`;
+
+export interface PgliteThreadOptions {
+  /** absent: in memory */
+  dataDir?: string;
+  startParams: string[];
+}
+
+type Pending = { resolve: (rows: unknown[]) => void; reject: (error: Error) => void };
+
+/** An error from the database thread, with PostgreSQL's fields (code, constraint, detail, …) as own properties. */
+function toError(data: Record<string, unknown>): Error {
+  const error = new Error(String(data.message));
+  Object.assign(error, data);
+  return error;
+}
+
+/** Rows as PGlite gives them in this thread: bytea arrives as a Uint8Array and becomes a Buffer again. */
+function revive<T>(rows: unknown[]): T[] {
+  for (const row of rows as Record<string, unknown>[]) {
+    for (const key in row) {
+      const value = row[key];
+      if (value instanceof Uint8Array && !Buffer.isBuffer(value)) row[key] = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    }
+  }
+  return rows as T[];
+}
+
+/** Starts PGlite in a worker thread; resolves once the database is open (initdb done on a new one). */
+export async function startPgliteThread(options: PgliteThreadOptions) {
+  const worker = new Worker(THREAD_SCRIPT, {
+    eval: true,
+    workerData: {
+      dataDir: options.dataDir,
+      startParams: options.startParams,
+      pglitePath: require.resolve('@electric-sql/pglite'),
+      trgmPath: require.resolve('@electric-sql/pglite/contrib/pg_trgm'),
+    },
+  });
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+  let failure: Error | undefined;
+  const failAll = (error: Error) => {
+    failure ??= error;
+    for (const p of pending.values()) p.reject(error);
+    pending.clear();
+  };
+  const opened = new Promise<void>((resolve, reject) => pending.set(0, { resolve: () => resolve(), reject }));
+  worker.on('message', (m: { id: number; rows?: unknown[]; error?: Record<string, unknown> }) => {
+    const p = pending.get(m.id);
+    if (!p) return;
+    pending.delete(m.id);
+    if (m.error) p.reject(toError(m.error));
+    else p.resolve(m.rows ?? []);
+  });
+  worker.on('error', (error) => failAll(error));
+  worker.on('exit', (code) => failAll(new Error(`the database thread exited (${code})`)));
+  /** Posts a message to the thread: its id, and the rows (or error) the thread answers it with. */
+  const send = (message: Record<string, unknown>): { id: number; answer: Promise<unknown[]> } => {
+    const id = nextId++;
+    const answer = new Promise<unknown[]>((resolve, reject) => {
+      if (failure) return reject(failure);
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ ...message, id });
+    });
+    return { id, answer };
+  };
+  const call = (message: Record<string, unknown>) => send(message).answer;
+  await opened;
+
+  return {
+    query: async <T>(sql: string, params?: unknown[], tx?: number): Promise<{ rows: T[] }> => ({ rows: revive<T>(await call({ op: 'query', sql, params, tx })) }),
+    /** Opens a transaction: its id, for query/commit/rollback. */
+    begin: async (): Promise<number> => {
+      const { id, answer } = send({ op: 'begin' });
+      await answer;
+      return id;
+    },
+    commit: (tx: number) => call({ op: 'commit', tx }).then(() => undefined),
+    rollback: (tx: number) => call({ op: 'rollback', tx }).then(() => undefined),
+    close: async () => {
+      if (!failure) await call({ op: 'close' }).catch(() => undefined);
+      await worker.terminate();
+    },
+  };
+}
