@@ -153,5 +153,7 @@ export function orderIdentity(platform: OrderPlatform, body: unknown, action: 'c
   if (!id) return { notAnOrder: true };
   if (action === 'create' && !Array.isArray(body.line_items)) return { notAnOrder: true };
   const no = platform === 'shopify' ? text(body.name) : text(body.number);
-  return { orderId: id, orderNo: no ? no.slice(0, 255) : null };
+  // NUL is no text PostgreSQL stores.
+  const orderNo = no.replace(/\0/g, '').slice(0, 255);
+  return { orderId: id, orderNo: orderNo || null };
 }
