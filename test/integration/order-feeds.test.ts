@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createHmac, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { insertOrderEvent } from '../../src/db/order-sources.repository';
 import { STATUS } from '../../src/domain/statuses';
+import { orderEventWorkflowId } from '../../src/temporal/order-event.starter';
 import { consignmentApi, waitForStatus } from '../support/consignments';
 import { startTestService, type TestService } from '../support/test-service';
 import { waitFor } from '../support/wait';
@@ -282,6 +284,21 @@ describe('WooCommerce orders', () => {
     const cancelled = await woocommerce(source.id, JSON.stringify({ ...JSON.parse(WOO_ORDER), status: 'cancelled' }), { topic: 'order.updated' });
     expect((await eventSettled(source.id, cancelled.json().data.event)).state).toBe('cancelled');
     await waitForStatus(consignmentApi(svc, key), event.consignment, STATUS.CANCELLED);
+  });
+});
+
+describe('durable queueing', () => {
+  it('an event stored but never started (the process died after the commit) is started by the relay', async () => {
+    const source = await createSource({ platform: 'shopify', name: 'Relay', secret: SECRET, consignor, preference: 1, package: { weight: 1 } });
+    // What the receiving request commits before it starts the workflow: the event row, its own outbox entry.
+    const { event } = await insertOrderEvent(svc.db, { sourceId: source.id, dedupKey: 'shopify:relay-1', topic: 'orders/create', action: 'create', orderId: '7007', orderNo: '#2007', payload: shopifyOrder(7, (o) => (o.admin_graphql_api_id = 'gid://shopify/Order/7007')), triggeredAt: null });
+    // The premise: no workflow of it exists (its receiver "died" holding the claim).
+    await expect(svc.runtime.client.workflow.getHandle(orderEventWorkflowId(event.id)).describe()).rejects.toThrow();
+    // The receiver's claim runs out.
+    await svc.db.query(`UPDATE order_events SET claimed_until = now() - interval '1 second' WHERE id = $1`, [event.id]);
+    const settled = await eventSettled(source.id, event.id);
+    expect(settled).toMatchObject({ state: 'drafted', order_no: '#2007' });
+    await svc.runtime.client.workflow.getHandle(orderEventWorkflowId(event.id)).result();
   });
 });
 
