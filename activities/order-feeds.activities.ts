@@ -2,7 +2,7 @@ import type { Caller } from '../src/db/customers.repository';
 import type { Database } from '../src/db/database';
 import { findConsignment, insertHistory } from '../src/db/consignments.repository';
 import { findImportCaller } from '../src/db/imports.repository';
-import { draftedByAnotherEvent, findOrderEvent, findOrderSourceById, hasPendingCreate, recordOrderEventOutcome, type OrderEventRecord, type OrderSourceRecord } from '../src/db/order-sources.repository';
+import { findOrderEvent, hasEarlierCreate, findOrderSourceById, hasPendingCreate, recordOrderEventOutcome, type OrderEventRecord, type OrderSourceRecord } from '../src/db/order-sources.repository';
 import type { ConsignmentRecord } from '../src/domain/consignment';
 import { orderSourceDraftUuid } from '../src/domain/derived-uuid';
 import type { DraftInput } from '../src/domain/draft';
@@ -65,9 +65,11 @@ export function createOrderFeedActivities(deps: OrderFeedActivityDeps) {
       return 'failed';
     }
     const uuid = orderSourceDraftUuid(source.id, event.orderId!);
-    // Another event of the same order made this draft already: this one is its duplicate (a draft this event's
-    // own crashed attempt made is its own).
-    const before = await findConsignment(deps.db, { uuid });
+    // Another event of the same order came first: the order's draft is that event's, this one duplicates it.
+    if (await hasEarlierCreate(deps.db, event.id, source.id, event.orderId!)) {
+      await record(event, source.platform, 'duplicate', { consignmentId: (await findConsignment(deps.db, { uuid }))?.id });
+      return 'duplicate';
+    }
     let consignment: ConsignmentRecord;
     try {
       consignment = await deps.consignments.createDraft(caller, mapped.draft, uuid);
@@ -77,10 +79,6 @@ export function createOrderFeedActivities(deps: OrderFeedActivityDeps) {
       await record(event, source.platform, state, { errors: issuesOf(error) });
       return state;
     }
-    if (before && (await draftedByAnotherEvent(deps.db, event.id, source.id, before.id))) {
-      await record(event, source.platform, 'duplicate', { consignmentId: consignment.id });
-      return 'duplicate';
-    }
     if (mapped.weightFromDefaults) {
       await insertHistory(deps.db, { consignmentId: consignment.id, status: STATUS.NEW_DRAFT, message: weightNote(source.platform, source.defaults.package?.weight ?? undefined), eventKey: 'order-feed:weight' });
     }
@@ -88,7 +86,7 @@ export function createOrderFeedActivities(deps: OrderFeedActivityDeps) {
     return 'drafted';
   };
 
-  /** A cancelled order: its draft (deleted from the drafts' view as cancelled) or consignment, by the carrier rules. */
+  /** A cancelled order cancels its draft or consignment, by the carrier rules (a carrier's refusal fails the event). */
   const cancel = async (event: OrderEventRecord, source: OrderSourceRecord, caller: Caller): Promise<OrderEventState> => {
     const target = await findConsignment(deps.db, { uuid: orderSourceDraftUuid(source.id, event.orderId!) });
     if (!target) {

@@ -242,8 +242,14 @@ export async function claimOrderEventStarts(q: Queryable, limit: number, leaseSe
   return rows.map((r) => ({ id: Number(r.id), customerId: Number(r.customer_id), platform: r.platform as OrderPlatform }));
 }
 
-/** Whether another event of the source already recorded this consignment as its draft (this event then duplicates it). */
-export async function draftedByAnotherEvent(q: Queryable, eventId: number, sourceId: string, consignmentId: number): Promise<boolean> {
-  const { rows } = await q.query('SELECT 1 FROM order_events WHERE source_id = $1 AND consignment_id = $2 AND id <> $3 LIMIT 1', [sourceId, consignmentId, eventId]);
+/**
+ * Whether an earlier create event of the same order (not failed) owns the order's draft: this event is then its
+ * duplicate. Decided by event order, not by who got to the draft first, so concurrent events agree.
+ */
+export async function hasEarlierCreate(q: Queryable, eventId: number, sourceId: string, orderId: string): Promise<boolean> {
+  const { rows } = await q.query(
+    `SELECT 1 FROM order_events WHERE source_id = $1 AND order_id = $2 AND action = 'create' AND state <> 'failed' AND id < $3 LIMIT 1`,
+    [sourceId, orderId, eventId],
+  );
   return rows.length > 0;
 }

@@ -255,6 +255,11 @@ describe('Shopify orders', () => {
     expect(label.statusCode).toBe(200);
     expect(label.headers['content-type']).toContain('application/pdf');
     expect(label.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+
+    // Cancelled in the shop after its label: the consignment is cancelled at the carrier (before pickup).
+    const cancelled = await shopify(processing.id, shopifyOrder(6), { topic: 'orders/cancelled' });
+    expect(await eventSettled(processing.id, cancelled.json().data.event)).toMatchObject({ state: 'cancelled', consignment: event.consignment });
+    await waitForStatus(consignmentApi(svc, key), event.consignment, STATUS.CANCELLED);
   });
 });
 
