@@ -1,9 +1,10 @@
 import { createCarrierActivities, type CarrierActivityDeps } from './carriers.activities';
 import { createConsignmentActivities, type ConsignmentActivityDeps } from './consignments.activities';
 import { createImportActivities, type ImportActivityDeps } from './imports.activities';
+import { createOrderFeedActivities, type OrderFeedActivityDeps } from './order-feeds.activities';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks.activities';
 
-export type ActivityDeps = ConsignmentActivityDeps & WebhookActivityDeps & ImportActivityDeps & CarrierActivityDeps;
+export type ActivityDeps = ConsignmentActivityDeps & WebhookActivityDeps & ImportActivityDeps & CarrierActivityDeps & OrderFeedActivityDeps;
 
 /** Every activity the worker registers, built from explicit dependencies (no module singletons). */
 export function createActivities(deps: ActivityDeps) {
@@ -12,5 +13,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createCarrierActivities(deps),
     ...createWebhookActivities(deps),
     ...createImportActivities(deps),
+    ...createOrderFeedActivities(deps),
   };
 }

@@ -59,6 +59,12 @@ export function createMetrics(sources: { outboxBacklog?: () => Promise<number> }
     webhookDeliveries: new Counter({ name: 'consignflow_webhook_deliveries_total', help: 'Webhook POSTs, by outcome (delivered, failed)', labelNames: ['outcome'], registers }),
     importRows: new Counter({ name: 'consignflow_import_rows_total', help: 'CSV rows read by imports', registers }),
     importOrders: new Counter({ name: 'consignflow_import_orders_total', help: 'Import orders by the state they reached (created, processed, duplicate, invalid, failed)', labelNames: ['state'], registers }),
+    orderEvents: new Counter({
+      name: 'consignflow_order_events_total',
+      help: 'Order webhooks of order sources, by platform and outcome (received, redelivered, ignored, ping, rejected: bad signature, invalid: not an order; then drafted, processed, cancelled, duplicate, failed)',
+      labelNames: ['platform', 'outcome'],
+      registers,
+    }),
     outboxBacklog: new Gauge({
       name: 'consignflow_outbox_backlog',
       help: 'Drafts waiting for the relay to start their workflow',

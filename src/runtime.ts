@@ -34,6 +34,9 @@ import { createWebhookDeliveryStarter } from './temporal/webhook-delivery.starte
 import { createSandboxCarriers } from './carriers/sandbox-carriers';
 import { createOutboundHttp } from './http/outbound';
 import { createProviderService } from './services/providers.service';
+import { createOrderSourceService } from './services/order-sources.service';
+import { createOrderEventStarter } from './temporal/order-event.starter';
+import { startOrderEventRelay } from './temporal/order-event-relay';
 
 /** Carrier answers may carry a label (base64 in JSON, or a file): room for large ones. */
 const CARRIER_RESPONSE_BYTES = 8 * 1024 * 1024;
@@ -152,6 +155,10 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     const relay = options.worker ? startConsignmentRelay({ db, lifecycles, log: logger }) : undefined;
     if (relay) stops.push(() => relay.stop());
     const draftsQueued = relay?.nudge;
+    // Order events whose receiving request could not start their workflow: started where the worker runs.
+    const orderEvents = createOrderEventStarter({ client, taskQueue });
+    const orderEventRelay = options.worker ? startOrderEventRelay({ db, starter: orderEvents, log: logger }) : undefined;
+    if (orderEventRelay) stops.push(() => orderEventRelay.stop());
     const documents = createDocumentService({ db, maxBytes: config.documentMaxBytes });
     const metrics = options.metrics ?? createMetrics({ outboxBacklog: () => countDraftStarts(db) });
     if (!options.metrics) stops.push(async () => metrics.stop());
@@ -225,6 +232,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
           providers,
           imports: createImportStarter({ client, taskQueue, tuning: options.importTuning }),
         }),
+        orderSources: createOrderSourceService({ db, vault, events: orderEvents, providers, publicBaseUrl: config.publicBaseUrl, metrics, log: logger }),
         documents,
         sdrRates: config.sdrRates,
         metrics,

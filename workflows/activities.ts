@@ -6,6 +6,7 @@
 import type { ConsignmentRecord } from '../src/domain/consignment';
 import type { DraftInput } from '../src/domain/draft';
 import type { ImportState, ParseCursor } from '../src/domain/imports';
+import type { OrderEventState } from '../src/domain/order-source';
 import type { BookedShipment, ProcessingPlan, ShipmentSpec } from '../src/domain/shipment';
 import type { CarrierEvent } from '../src/domain/tracking';
 import type { CreateDraftRequest } from './consignment.messages';
@@ -77,4 +78,12 @@ export interface ImportActivities {
   createImportBatch(request: { importId: string; fromSeq: number; toSeq: number; concurrency: number }): Promise<{ done: number }>;
 }
 
-export type AllActivities = LifecycleActivities & WebhookDeliveryActivities & ImportActivities;
+/** Live order feeds: one received order event becomes a draft (or cancels one), then optionally a label. */
+export interface OrderFeedActivities {
+  /** Creates the event's draft, or cancels the order's draft or consignment; records the outcome. Safe to retry. */
+  applyOrderEvent(request: { eventId: number }): Promise<{ state: OrderEventState; process: boolean }>;
+  /** Processes the event's draft (booking and label); records processed or failed. Safe to retry. */
+  processOrderEvent(request: { eventId: number }): Promise<{ state: OrderEventState }>;
+}
+
+export type AllActivities = LifecycleActivities & WebhookDeliveryActivities & ImportActivities & OrderFeedActivities;

@@ -23,6 +23,8 @@ import type { ImportService } from '../services/imports.service';
 import type { WebhookService } from '../services/webhooks.service';
 import type { CarrierAccountService } from '../services/carrier-accounts.service';
 import type { ProviderService } from '../services/providers.service';
+import type { OrderSourceService } from '../services/order-sources.service';
+import { orderDeliveryRoutes, orderSourceRoutes } from './routes/order-sources.routes';
 import { carrierAccountRoutes } from './routes/carrier-accounts.routes';
 import { documentDownloadRoutes, documentRoutes } from './routes/documents.routes';
 import type { DocumentService } from '../services/documents.service';
@@ -52,6 +54,8 @@ export interface AppDeps {
   providerService?: ProviderService;
   /** order imports (absent in harnesses that do not need them) */
   imports?: ImportService;
+  /** order sources and their webhook deliveries (absent in harnesses that do not need them) */
+  orderSources?: OrderSourceService;
   /** uploaded documents (absent in harnesses that do not need them) */
   documents?: DocumentService;
   /** SDR per currency unit for the CN22/CN23 choice (CUSTOMS_SDR_RATES; default the built-in table) */
@@ -149,6 +153,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   // Label downloads are authorised by their signed URL, not an API key (docs/api.md, "Labels").
   app.register(labelRoutes({ consignments: deps.consignments, labelLinks: deps.labelLinks }), { prefix: '/api/v1' });
   if (deps.documents) app.register(documentDownloadRoutes({ documents: deps.documents, labelLinks: deps.labelLinks }), { prefix: '/api/v1' });
+  // Order webhooks of shops are authorised by their signature, not an API key (docs/order-feeds.md).
+  if (deps.orderSources) app.register(orderDeliveryRoutes({ orderSources: deps.orderSources }), { prefix: '/api/v1' });
   app.register(
     async (v1) => {
       installAuth(v1, deps.db);
@@ -160,6 +166,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       if (deps.carrierAccounts) v1.register(carrierAccountRoutes({ carrierAccounts: deps.carrierAccounts }));
       if (deps.providerService) v1.register(providerListRoutes({ providers: deps.providerService }));
       if (deps.imports) v1.register(importRoutes({ db: deps.db, imports: deps.imports }));
+      if (deps.orderSources) v1.register(orderSourceRoutes({ orderSources: deps.orderSources }));
       v1.register(labelBatchRoutes({ batches: createLabelBatchService({ db: deps.db }), imports: deps.imports }));
       if (deps.documents) v1.register(documentRoutes({ documents: deps.documents, labelLinks: deps.labelLinks }));
       if (deps.sandboxProviders.size > 0) v1.register(sandboxRoutes({ consignments: deps.consignments, sandboxProviders: deps.sandboxProviders }));

@@ -20,3 +20,9 @@ export const statusEventId = (consignmentUuid: string, eventKey: string): string
  * a file that repeats an order number gets that order reported as a duplicate instead of merged into the first.
  */
 export const importOrderUuid = (importId: string, seq: number): string => derivedUuid(`consignflow:import:${importId}:${seq}`);
+
+/**
+ * The uuid of the draft an order source makes of one order (the platform's order id): every event of that
+ * order, and every retry of its activity, reaches the same draft, so an order becomes at most one draft.
+ */
+export const orderSourceDraftUuid = (sourceId: string, orderId: string): string => derivedUuid(`consignflow:order-source:${sourceId}:order:${orderId}`);

@@ -92,6 +92,14 @@ export const ERROR_CODES = [
   'WEBHOOK_INACTIVE',
   // carrier accounts
   'CARRIER_ACCOUNT_NOT_FOUND',
+  // order sources (live order feeds)
+  'ORDER_SOURCE_NOT_FOUND',
+  'ORDER_SIGNATURE_INVALID',
+  'ORDER_TOPIC_MISSING',
+  'ORDER_NOT_JSON',
+  'ORDER_NOT_AN_ORDER',
+  'ORDER_NOT_DRAFTED',
+  'ORDER_SOURCE_PLATFORM_FIXED',
   // order imports
   'IMPORT_NOT_FOUND',
   'IMPORT_FINISHED',

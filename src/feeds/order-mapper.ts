@@ -109,7 +109,14 @@ class OrderBuilder {
 
 const num = (value: string | undefined) => (value === undefined ? undefined : parseNumber(value));
 
+/** A line item the shop says is not shipped (Shopify's "requires shipping" false: gift cards, downloads). */
+function notShipped(layout: Layout, record: CsvRecord): boolean {
+  const value = cell(layout, record.fields, 'item_requires_shipping')?.value.toLowerCase();
+  return value === 'false' || value === 'no' || value === '0';
+}
+
 function hasItem(layout: Layout, record: CsvRecord): boolean {
+  if (notShipped(layout, record)) return false;
   return (['item_description', 'item_sku', 'item_quantity', 'item_unit_price', 'item_line_total'] as const).some((key) => cell(layout, record.fields, key) !== undefined);
 }
 

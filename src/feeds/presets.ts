@@ -34,6 +34,7 @@ export const COLUMN_KEYS = [
   'item_gtip',
   'item_origin',
   'item_category',
+  'item_requires_shipping',
 ] as const;
 export type ColumnKey = (typeof COLUMN_KEYS)[number];
 export type PartyKey<P extends 'consignee' | 'consignor'> = `${P}_${PartyColumn}`;
@@ -82,6 +83,7 @@ export const COLUMN_DOCS: Record<ColumnKey, string> = {
   item_gtip: 'HS code (GTIP), needed to process international shipments',
   item_origin: 'Country of origin (ISO 3166)',
   item_category: 'Category',
+  item_requires_shipping: '"false" (or "no", "0") for a line item that is not shipped (a gift card, a download): left out of the package',
 };
 
 export interface Preset {
@@ -123,6 +125,7 @@ const shopify: Preset = {
     item_sku: ['Lineitem sku'],
     item_quantity: ['Lineitem quantity'],
     item_unit_price: ['Lineitem price'],
+    item_requires_shipping: ['Lineitem requires shipping'],
   },
   required: ['reference_no', 'consignee_name', 'consignee_address', 'consignee_city', 'consignee_country', 'item_description', 'item_quantity'],
 };

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -203,6 +204,30 @@ describe('every operation answers as documented', () => {
     await call('getCarrierAccount', { params: { provider_id: 99999999999 }, apiKey: key });
     await call('replaceCarrierAccount', { params: { provider_id: created_account.provider_id }, ...json({ ...account, credentials: undefined, description: 'renamed' }), apiKey: key });
     await call('deleteCarrierAccount', { params: { provider_id: created_account.provider_id }, apiKey: key });
+
+    // Order sources and their webhook deliveries (signed, no API key)
+    const sourceBody = { platform: 'shopify', name: 'Shop', secret: 'shpss_0123456789abcdef', consignor: { name: 'Anadolu Butik', country: 'TR', city: 'İstanbul', address: 'Moda Cd. 1', phone_number: '+902161234567' }, preference: 1 };
+    const source = dataOf<{ id: string }>(await call('createOrderSource', { ...json(sourceBody), apiKey: key }));
+    await call('createOrderSource', { ...json({ platform: 'etsy' }), apiKey: key });
+    await call('listOrderSources', { apiKey: key });
+    await call('getOrderSource', { params: { id: source.id }, apiKey: key });
+    await call('getOrderSource', { params: { id: 'nope' }, apiKey: key });
+    await call('replaceOrderSource', { params: { id: source.id }, ...json({ ...sourceBody, secret: undefined, name: 'Renamed' }), apiKey: key });
+    const order = JSON.stringify({ id: 1, admin_graphql_api_id: 'gid://shopify/Order/1', name: '#OAS-1', line_items: [] });
+    const signed = (topic: string, secret = sourceBody.secret) => ({
+      'content-type': 'application/json',
+      'x-shopify-topic': topic,
+      'x-shopify-event-id': `oas-${topic}`,
+      'x-shopify-hmac-sha256': createHmac('sha256', secret).update(order).digest('base64'),
+    });
+    await call('receiveOrderWebhook', { params: { id: source.id }, headers: signed('orders/create'), payload: order });
+    await call('receiveOrderWebhook', { params: { id: source.id }, headers: signed('orders/create', 'wrong-secret-0000'), payload: order }); // 401
+    await call('receiveOrderWebhook', { params: { id: source.id }, headers: signed('orders/create'), payload: '{}' }); // signed for another body: 401
+    await call('receiveOrderWebhook', { params: { id: 'nope' }, headers: signed('orders/create'), payload: order }); // 404
+    await call('listOrderEvents', { params: { id: source.id }, apiKey: key });
+    await call('listOrderEvents', { params: { id: 'nope' }, apiKey: key });
+    await call('deleteOrderSource', { params: { id: source.id }, apiKey: key });
+    await call('deleteOrderSource', { params: { id: source.id }, apiKey: key }); // 404
 
     // Documents
     const upload = multipart([{ name: 'file', filename: 'invoice.pdf', type: 'application/pdf', content: '%PDF-1.4\n%%EOF\n' }]);

@@ -16,7 +16,8 @@ answerSchema('StatusEvent', statusEventSchema, { description: 'The body of a sta
 answerSchema('DeletedEvent', deletedEventSchema, { description: 'The body of a draft deletion delivery (docs/webhooks.md).' });
 
 const DESCRIPTION = `Consignment shipping: search addresses, create draft consignments, process them (carrier booking and
-label), look them up, cancel them, receive status changes by webhook, and import orders from CSV files.
+label), look them up, cancel them, receive status changes by webhook, import orders from CSV files, and take
+orders from Shopify and WooCommerce shops as they are placed.
 
 **Envelope.** Every answer is \`{"status": true, "message": …, "data": …}\` or \`{"status": false, "errors": [{"message": …, "field"?: …}]}\`.
 
@@ -38,6 +39,7 @@ const TAGS = [
   { name: 'Carrier accounts', description: 'Your own accounts with carriers (docs/carriers.md).' },
   { name: 'Providers', description: 'The carriers you can ship with; their logos and the public tracking view.' },
   { name: 'Imports', description: 'Orders from CSV exports become drafts (docs/imports.md).' },
+  { name: 'Order sources', description: 'Shopify and WooCommerce shops whose orders become drafts as they are placed (docs/order-feeds.md).' },
   { name: 'Carrier callbacks', description: 'Called by carriers and remote services, not by customers.' },
   { name: 'Sandbox', description: 'Make sandbox carriers emit tracking events (SANDBOX=1).' },
   { name: 'Service', description: 'Health, readiness and this document.' },
@@ -103,6 +105,8 @@ export const openApiPlugin = fp(async function openApi(app: FastifyInstance): Pr
           CarrierToken: { type: 'http', scheme: 'bearer', description: "A carrier's push token (CARRIER_PUSH_TOKENS)." },
           StatusWebhookSecret: { type: 'apiKey', in: 'header', name: STATUS_WEBHOOK_HEADER, description: 'The secret registered with the remote service (or its `hash` header).' },
           StatusWebhookBasic: { type: 'http', scheme: 'basic', description: "The secret as the Basic auth password (Kolay Gelsin's portal)." },
+          ShopifyHmac: { type: 'apiKey', in: 'header', name: 'X-Shopify-Hmac-Sha256', description: "Shopify's signature: base64 HMAC-SHA256 of the raw body with the order source's secret. No API key." },
+          WooCommerceSignature: { type: 'apiKey', in: 'header', name: 'X-WC-Webhook-Signature', description: "WooCommerce's signature: base64 HMAC-SHA256 of the raw body with the order source's secret. No API key." },
         },
       },
       security: [{ ApiKeyHeader: [] }, { ApiKeyAuthorization: [] }],

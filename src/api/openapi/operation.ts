@@ -102,13 +102,15 @@ export function components(): Record<string, unknown> {
 // ---------------------------------------------------------------------------------------------------------------
 
 /** Who may call an operation (securitySchemes of the document). */
-export type Access = 'apiKey' | 'public' | 'carrierToken' | 'statusWebhookSecret' | 'signedLink';
+export type Access = 'apiKey' | 'public' | 'carrierToken' | 'statusWebhookSecret' | 'orderWebhookSignature' | 'signedLink';
 
 const SECURITY: Record<Access, Record<string, string[]>[]> = {
   apiKey: [{ ApiKeyHeader: [] }, { ApiKeyAuthorization: [] }],
   public: [],
   carrierToken: [{ CarrierToken: [] }],
   statusWebhookSecret: [{ StatusWebhookSecret: [] }, { StatusWebhookBasic: [] }],
+  // No API key: the platform's HMAC signature of the body (checked by the handler; a scheme can only name the header).
+  orderWebhookSignature: [{ ShopifyHmac: [] }, { WooCommerceSignature: [] }],
   // The link's own `hash` parameter authorises it.
   signedLink: [],
 };
@@ -127,7 +129,7 @@ const COMMON_HEADERS = {
 /** What each refusal status means; an operation lists the ones it can answer. */
 const ERROR_STATUS: Record<number, string> = {
   400: 'The input is refused: every problem, each naming its field (also a malformed body or text with NUL bytes).',
-  401: 'The API key (or the carrier token or webhook secret) is missing or wrong.',
+  401: 'The API key (or the carrier token, webhook secret or order webhook signature) is missing or wrong.',
   403: 'The link is not signed for this file.',
   404: 'Not found; a resource of another customer is not found either.',
   408: 'The request took too long to arrive.',

@@ -1,0 +1,165 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { ORDER_EVENT_STATES } from '../../domain/order-source';
+import { pageQuery, pageResponse, parsePageRequest } from '../../domain/pagination';
+import { orderSourceBodies, parseOrderSourceInput } from '../../feeds/order-source-input';
+import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
+import type { OrderSourceService } from '../../services/order-sources.service';
+import { OrderEventAnswer, OrderSourceAnswer, toOrderEventResponse, toOrderSourceResponse } from '../mappers/order-source.mapper';
+import { envelope, operation, page, requestSchema } from '../openapi/operation';
+
+/** Largest order webhook body accepted (Shopify orders with hundreds of line items stay far below). */
+export const MAX_ORDER_WEBHOOK_BYTES = 2 * 1024 * 1024;
+
+const sourceId = z.object({ id: z.string().min(1).max(64).meta({ description: 'the order source id (a uuid)' }) });
+const SourceEnvelope = envelope('OrderSourceAnswer', OrderSourceAnswer);
+const base = { tags: ['Order sources'], access: 'apiKey' } as const;
+const sourceLinks = (status: number) => ({
+  [status]: Object.fromEntries(['getOrderSource', 'replaceOrderSource', 'deleteOrderSource', 'listOrderEvents'].map((id) => [id, { id: '$response.body#/data/id' }])),
+});
+
+const createSource = operation({
+  ...base,
+  operationId: 'createOrderSource',
+  summary: 'Connect a shop (Shopify, WooCommerce)',
+  description:
+    "A shop whose orders become drafts the moment they are placed (docs/order-feeds.md). Register the answer's `delivery_url` as the shop's order webhook, signed with the same `secret` (stored encrypted, never shown again). The draft defaults are those of CSV imports.",
+  body: requestSchema('OrderSourceCreate', orderSourceBodies.create),
+  answers: { 201: { description: 'The source, with its delivery URL.', schema: SourceEnvelope } },
+  links: sourceLinks(201),
+});
+const listSources = operation({
+  ...base,
+  operationId: 'listOrderSources',
+  summary: 'Your order sources',
+  query: pageQuery(),
+  answers: { 200: { description: 'A page of sources.', schema: envelope('OrderSourceListAnswer', page(OrderSourceAnswer)) } },
+});
+const getSource = operation({ ...base, operationId: 'getOrderSource', summary: 'An order source', params: sourceId, answers: { 200: { description: 'The source.', schema: SourceEnvelope } }, errors: [404] });
+const replaceSource = operation({
+  ...base,
+  operationId: 'replaceOrderSource',
+  summary: 'Replace an order source',
+  description: 'Every field as on create (the platform cannot change); `secret` may be left out to keep the stored one.',
+  params: sourceId,
+  body: requestSchema('OrderSourceReplace', orderSourceBodies.replace),
+  answers: { 200: { description: 'The source.', schema: SourceEnvelope } },
+  errors: [404],
+});
+const deleteSource = operation({
+  ...base,
+  operationId: 'deleteOrderSource',
+  summary: 'Delete an order source',
+  description: 'Its delivery URL answers 404 from now on; drafts it made stay.',
+  params: sourceId,
+  answers: { 200: { description: 'Deleted.', schema: envelope('DeletedOrderSourceAnswer', z.object({ id: z.string() })) } },
+  errors: [404],
+});
+const listEvents = operation({
+  ...base,
+  operationId: 'listOrderEvents',
+  summary: "An order source's received events",
+  description: 'Newest first, each with its state (received, drafted, processed, cancelled, duplicate, failed) and, when it failed, why.',
+  params: sourceId,
+  query: pageQuery(),
+  answers: { 200: { description: 'A page of events.', schema: envelope('OrderEventListAnswer', page(OrderEventAnswer)) } },
+  errors: [404],
+});
+
+const receiveOrders = operation({
+  operationId: 'receiveOrderWebhook',
+  summary: "A shop's order webhook",
+  description:
+    "Called by Shopify (`orders/create`, `orders/cancelled`) or WooCommerce (`order.created`, `order.updated`), not by customers: no API key, the signature is the proof (`X-Shopify-Hmac-Sha256` or `X-WC-Webhook-Signature`: base64 HMAC-SHA256 of the raw body with the source's secret). Answered once the event is queued durably; its draft is made in a workflow. A redelivery (same `X-Shopify-Event-Id` / `X-WC-Webhook-Delivery-ID`) does nothing again. WooCommerce's unsigned ping (`webhook_id=…`) is answered. Other topics are acknowledged and ignored. An unknown or disabled source is 404.",
+  tags: ['Carrier callbacks'],
+  access: 'orderWebhookSignature',
+  params: sourceId,
+  body: {
+    required: true,
+    content: {
+      'application/json': { schema: { type: 'object', description: 'the order, as the platform sends it (Shopify `Order`, WooCommerce REST `order`)' } },
+      'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { webhook_id: { type: 'string' } }, description: "WooCommerce's ping when a webhook is saved" } },
+    },
+  },
+  answers: {
+    200: {
+      description: 'Received (queued, a redelivery, a ping or an ignored topic).',
+      schema: envelope(
+        'OrderWebhookAnswer',
+        z.object({
+          outcome: z.enum(['queued', 'redelivered', 'ignored', 'ping']),
+          event: z.int().nullable().meta({ description: 'the event id (GET …/events)' }),
+          state: z.enum(ORDER_EVENT_STATES).nullable(),
+        }),
+      ),
+    },
+  },
+  errors: [404],
+});
+
+type SourceParams = { Params: { id: string } };
+
+/** Order sources of the caller's customer: create, list, get, replace (PUT), delete, and their events. Another customer's is "not found". */
+export function orderSourceRoutes(deps: { orderSources: OrderSourceService }): FastifyPluginAsync {
+  const show = (s: Parameters<typeof toOrderSourceResponse>[0]) => toOrderSourceResponse(s, deps.orderSources.deliveryUrl(s.id));
+  return async (app) => {
+    app.post('/order-sources', { schema: createSource }, async (request, reply) => {
+      const source = await deps.orderSources.create(request.caller, parseOrderSourceInput(request.body, 'create'));
+      return reply.code(201).send({ status: true, message: translate(SUCCESS_MESSAGES.ORDER_SOURCE_CREATED, request.locale), data: show(source) });
+    });
+
+    app.get('/order-sources', { schema: listSources }, async (request) => {
+      const pageRequest = parsePageRequest(request.query);
+      const { rows, total } = await deps.orderSources.list(request.caller, pageRequest);
+      return { status: true, message: null, data: pageResponse(rows.map(show), pageRequest, total) };
+    });
+
+    app.get<SourceParams>('/order-sources/:id', { schema: getSource }, async (request) => ({ status: true, message: null, data: show(await deps.orderSources.get(request.caller, request.params.id)) }));
+
+    app.put<SourceParams>('/order-sources/:id', { schema: replaceSource }, async (request) => {
+      await deps.orderSources.get(request.caller, request.params.id);
+      const source = await deps.orderSources.replace(request.caller, request.params.id, parseOrderSourceInput(request.body, 'replace'));
+      return { status: true, message: translate(SUCCESS_MESSAGES.ORDER_SOURCE_UPDATED, request.locale), data: show(source) };
+    });
+
+    app.delete<SourceParams>('/order-sources/:id', { schema: deleteSource }, async (request) => {
+      await deps.orderSources.remove(request.caller, request.params.id);
+      return { status: true, message: translate(SUCCESS_MESSAGES.ORDER_SOURCE_DELETED, request.locale), data: { id: request.params.id } };
+    });
+
+    app.get<SourceParams>('/order-sources/:id/events', { schema: listEvents }, async (request) => {
+      const pageRequest = parsePageRequest(request.query);
+      const { rows, total } = await deps.orderSources.events(request.caller, request.params.id, pageRequest);
+      return { status: true, message: null, data: pageResponse(rows.map((e) => toOrderEventResponse(e, request.locale)), pageRequest, total) };
+    });
+  };
+}
+
+/**
+ * The delivery URL of order sources (no API key). Its own context: the body is kept as the raw bytes that were
+ * signed, whatever the content type (the JSON parser of the rest of the API would re-serialise it), within
+ * MAX_ORDER_WEBHOOK_BYTES.
+ */
+export function orderDeliveryRoutes(deps: { orderSources: OrderSourceService }): FastifyPluginAsync {
+  return async (app) => {
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_ORDER_WEBHOOK_BYTES }, (_request, body, done) => done(null, body));
+    app.post<SourceParams>('/order-sources/:id/orders', { schema: receiveOrders, bodyLimit: MAX_ORDER_WEBHOOK_BYTES }, async (request) => {
+      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const outcome = await deps.orderSources.receive(request.params.id, request.headers, body);
+      const t = (text: (typeof SUCCESS_MESSAGES)[keyof typeof SUCCESS_MESSAGES]) => translate(text, request.locale);
+      switch (outcome.kind) {
+        case 'ping':
+          return { status: true, message: t(SUCCESS_MESSAGES.ORDER_SOURCE_PING), data: { outcome: 'ping', event: null, state: null } };
+        case 'ignored':
+          return { status: true, message: t(SUCCESS_MESSAGES.ORDER_EVENT_IGNORED), data: { outcome: 'ignored', event: null, state: null } };
+        default:
+          return {
+            status: true,
+            message: t(outcome.kind === 'queued' ? SUCCESS_MESSAGES.ORDER_EVENT_QUEUED : SUCCESS_MESSAGES.ORDER_EVENT_REDELIVERED),
+            data: { outcome: outcome.kind, event: outcome.event.id, state: outcome.event.state },
+          };
+      }
+    });
+  };
+}
