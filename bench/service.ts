@@ -34,7 +34,7 @@ import { performance } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
 import { generateApiKey } from '../src/db/customers.repository';
 import { consignmentWorkflowId } from '../src/temporal/consignment.starter';
-import { bareWorkflowRate, createHttpClient, fmt, freePort, printTable, rssMb, runBench, runConcurrent, startFileEngine, startServiceProcess, summarize, type HttpClient } from './support';
+import { bareWorkflowRate, cpuMeter, createHttpClient, findProcesses, fmt, freePort, printTable, rssMb, runBench, runConcurrent, startFileEngine, startServiceProcess, summarize, threadCpuSeconds, type HttpClient } from './support';
 
 function count(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -62,6 +62,8 @@ const SERVICE_ENV = Object.fromEntries(
     }),
 );
 const RUN_ID = randomBytes(3).toString('hex');
+/** The service's embedded Temporal dev server's port (its process is found by it). */
+let ENGINE_PORT = 0;
 
 const party = (name: string, city: string, state: string, postal: string) => ({ name, country: 'TR', city, state, postal_code: postal, address: `${city} Merkez, Şehit Cad. No:7`, phone_number: '+905321112233' });
 const draftBody = (prefix: string, i: number) =>
@@ -94,6 +96,8 @@ function parseServerTiming(header: string | undefined): Record<string, number> {
 
 interface PhaseResult {
   name: string;
+  /** CPU ms per request of the phase, by where it was spent (service threads by name, the engine, this bench) */
+  cpuMs: Record<string, number>;
   n: number;
   failures: number;
   seconds: number;
@@ -168,9 +172,21 @@ async function readStalls(origin: string, since?: Map<string, number>): Promise<
   };
 }
 
-/** Runs a phase: `n` tasks from `concurrency` clients, with the stall readings and peak memory around it. */
+/** CPU seconds of the service's threads grouped by thread name (tokio-runtime-w/123 → tokio-runtime-w). */
+function serviceThreads(pid: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [thread, seconds] of Object.entries(threadCpuSeconds(pid))) {
+    const name = thread === 'main' ? 'main (API, activities)' : thread.replace(/\/\d+$/, '');
+    out[name] = (out[name] ?? 0) + seconds;
+  }
+  return out;
+}
+
+/** Runs a phase: `n` tasks from `concurrency` clients, with the stall readings, CPU and peak memory around it. */
 async function phase(name: string, origin: string, pid: number, n: number, concurrency: number, task: (i: number) => Promise<Sample>): Promise<PhaseResult> {
   const before = await readStalls(origin);
+  const threadsBefore = serviceThreads(pid);
+  const engine = await cpuMeter({ engine: () => findProcesses('start-dev', `--port ${ENGINE_PORT} `) });
   let peak = rssMb(pid);
   const memory = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
   const samples: Sample[] = [];
@@ -191,9 +207,15 @@ async function phase(name: string, origin: string, pid: number, n: number, concu
     clearInterval(memory);
   }
   const seconds = (performance.now() - t0) / 1000;
+  const used = await engine.stop();
+  const threadsAfter = serviceThreads(pid);
+  const cpuMs: Record<string, number> = {};
+  for (const [thread, seconds] of Object.entries(threadsAfter)) cpuMs[thread] = ((seconds - (threadsBefore[thread] ?? 0)) * 1000) / n;
+  cpuMs['engine (Temporal dev server)'] = (used.engine * 1000) / n;
+  cpuMs['bench client'] = (used.node * 1000) / n;
   const after = await readStalls(origin, before.now);
   if (firstFailure) console.warn(`${name}: ${failures} failed; the first: ${firstFailure}`);
-  return { name, n, failures, seconds, samples, stalls: after.report, peakRssMb: peak };
+  return { name, n, failures, seconds, samples, stalls: after.report, peakRssMb: peak, cpuMs };
 }
 
 /** Sends a request and times it; a status other than `expect` throws. */
@@ -300,6 +322,7 @@ runBench(async () => {
 
   const keys = Array.from({ length: KEYS }, () => generateApiKey());
   const temporalPort = await freePort();
+  ENGINE_PORT = temporalPort;
   const logTo = process.env.BENCH_SERVICE_LOG ? openSync(process.env.BENCH_SERVICE_LOG, 'w') : 'ignore';
   const service = await startServiceProcess({ BOOTSTRAP_API_KEYS: keys.join(','), TEMPORAL_DEV_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(await freePort()), ...SERVICE_ENV }, logTo);
   const pid = service.child.pid!;
@@ -365,6 +388,10 @@ runBench(async () => {
       ['phase', 'longest loop delay ms', 'loop delay p99 ms', 'ticks late ≥100 ms', '≥1 s', 'GC pauses', 'GC ms', 'major GCs', 'longest GC ≤ ms', 'peak RSS MB'],
       phases.map((p) => [p.name, fmt(p.stalls.loopMaxMs, 0), fmt(p.stalls.loopP99Ms, 0), p.stalls.stalls100ms ?? '—', p.stalls.stalls1s ?? '—', p.stalls.gcCount, fmt(p.stalls.gcMs, 0), p.stalls.majorGcCount, fmt(p.stalls.gcLongestBucketMs, 0), fmt(p.peakRssMb, 0)]),
     );
+
+    console.log('\nCPU ms per request, by where it was spent (threads of the service by name; 2 cores = 2,000 ms a second):');
+    const places = [...new Set(phases.flatMap((p) => Object.entries(p.cpuMs).filter(([, ms]) => ms >= 0.05).map(([k]) => k)))];
+    printTable(['place', ...phases.map((p) => p.name)], places.map((place) => [place, ...phases.map((p) => fmt(p.cpuMs[place] ?? 0, 2))]));
 
     console.log(`\nWhere the slowest ${TOP_PERCENT} % of each phase spent its time (mean ms per request, from Server-Timing):`);
     for (const p of phases) {

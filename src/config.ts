@@ -66,6 +66,7 @@ const schema = z.object({
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   // On SIGTERM /readyz answers 503 this long before the API stops taking requests (a load balancer's notice).
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
+  PGLITE_THREAD: flag.default(true),
   // `npm run worker` serves GET /metrics and /healthz here (the API process serves them on PORT); 0: none.
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
 });
@@ -122,6 +123,8 @@ export interface Config {
   logLevel: string;
   /** SHUTDOWN_DELAY_MS: how long /readyz answers 503 before a stopping process closes its API */
   shutdownDelayMs: number;
+  /** PGLITE_THREAD: PGlite in a worker thread of its own (default), or in the API's thread */
+  pgliteThread: boolean;
   /** METRICS_PORT: where a worker-only process serves /metrics and /healthz (0: nowhere) */
   metricsPort: number;
   /** LOG_FORMAT: auto (pretty on a terminal, JSON otherwise), json or pretty */
@@ -187,5 +190,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat: e.LOG_FORMAT,
     metricsPort: e.METRICS_PORT,
     shutdownDelayMs: e.SHUTDOWN_DELAY_MS,
+    pgliteThread: e.PGLITE_THREAD,
   };
 }

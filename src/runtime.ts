@@ -121,7 +121,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       address = devServer.address;
     }
 
-    const db = options.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite') }));
+    const db = options.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite'), pgliteThread: config.pgliteThread }));
     if (!options.db) stops.push(() => db.close());
     const applied = await migrate(db);
     if (applied.length) logger.info({ migrations: applied }, 'database migrated');

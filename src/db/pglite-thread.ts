@@ -155,6 +155,7 @@ export async function startPgliteThread(options: PgliteThreadOptions) {
     rollback: (tx: number) => call({ op: 'rollback', tx }).then(() => undefined),
     close: async () => {
       if (!failure) await call({ op: 'close' }).catch(() => undefined);
+      failAll(new Error('the database thread is closed'));
       await worker.terminate();
     },
   };

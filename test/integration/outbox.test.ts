@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { claimDraftStarts, countDraftStarts } from '../../src/db/outbox.repository';
 import { startConsignmentRelay } from '../../src/temporal/consignment-relay';
@@ -105,5 +106,58 @@ describe('the consignment outbox', () => {
     for (const d of drafts) expect(await exists(d.uuid)).toBe('RUNNING');
     expect([...started.values()].every((n) => n === 1)).toBe(true);
     expect(started.size).toBe(30);
+  });
+
+  it('the relay starts no workflow while the engine has 20 workflow tasks waiting, then only as many as keep it under 20', async () => {
+    const drafts = [];
+    for (let i = 0; i < 8; i++) drafts.push(await api.draft(draftBody({ reference_no: `OUT-5-${i}` })));
+    // The engine's backlog as the relay sees it: the tasks already waiting plus one for each workflow it starts.
+    let waiting = 25;
+    let reads = 0;
+    const started: string[] = [];
+    const readsReach = async (n: number) => {
+      for (let i = 0; i < 200 && reads < n; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(reads).toBeGreaterThanOrEqual(n);
+    };
+    const relay = startConsignmentRelay({
+      db: svc.db,
+      lifecycles: {
+        startDraft: async (d) => (started.push(d.uuid), starter.startDraft(d)),
+        workflowBacklog: async () => (reads++, Math.max(0, waiting + started.length)),
+      },
+      idleMs: 50,
+    });
+    try {
+      // The engine is busy: several looks at its backlog, no start.
+      await readsReach(3);
+      expect(started).toHaveLength(0);
+      // Room for three: three start, then the relay waits again.
+      waiting = 17;
+      const seen = reads;
+      await readsReach(seen + 3);
+      expect(started).toHaveLength(3);
+      // The engine caught up: the rest start.
+      waiting = -100;
+      await relay.drained();
+    } finally {
+      await relay.stop();
+    }
+    expect(started).toHaveLength(8);
+    for (const d of drafts) expect(await exists(d.uuid)).toBe('RUNNING');
+  });
+
+  it("reads the engine's workflow-task backlog: workflows started on a task queue no worker polls wait there", async () => {
+    const idle = createConsignmentStarter({ client: svc.runtime.client, taskQueue: `outbox-unpolled-${Date.now()}` });
+    expect(await idle.workflowBacklog()).toBe(0);
+    for (let i = 0; i < 3; i++) {
+      const uuid = randomUUID();
+      await idle.startDraft({ id: 900_000 + i, uuid, referenceNo: null, providerId: null, importId: null, customerCode: 'x' });
+    }
+    let backlog = 0;
+    for (let i = 0; i < 100 && backlog < 3; i++) {
+      backlog = await idle.workflowBacklog();
+      if (backlog < 3) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(backlog).toBe(3);
   });
 });

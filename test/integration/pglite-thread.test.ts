@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { isUniqueViolation, openDatabase, type Database } from '../../src/db/database';
+
+/**
+ * PGlite in a worker thread of its own (the default of `npm start`): rows, errors and transactions as PGlite
+ * gives them in the caller's thread, while the caller's event loop keeps running during a statement.
+ */
+let db: Database;
+
+beforeAll(async () => {
+  db = await openDatabase({});
+  await db.query('CREATE TABLE t (id int PRIMARY KEY, content bytea, data jsonb, at timestamptz, amount numeric)');
+}, 60_000);
+afterAll(async () => db?.close());
+
+/** How many times a 5 ms timer ran while `work` ran: none when the work held the event loop. */
+async function ticksDuring(work: () => Promise<unknown>): Promise<number> {
+  let ticks = 0;
+  const timer = setInterval(() => ticks++, 5);
+  try {
+    await work();
+  } finally {
+    clearInterval(timer);
+  }
+  return ticks;
+}
+
+const heavyStatement = 'SELECT count(*)::int AS n FROM generate_series(1, 3000000) AS g WHERE g % 7 = 3';
+
+describe('PGlite in its own thread', () => {
+  it('gives rows as PGlite does: bytea as a Buffer, JSON as objects, timestamps as Dates', async () => {
+    const at = new Date('2026-11-26T08:00:00.000Z');
+    await db.query('INSERT INTO t (id, content, data, at, amount) VALUES ($1, $2, $3, $4, $5)', [1, Buffer.from('İstanbul ğüşiöç'), { items: [1, 2] }, at, '12.50']);
+    const { rows } = await db.query<{ id: number; content: Buffer; data: unknown; at: Date }>('SELECT id, content, data, at FROM t WHERE id = $1', [1]);
+    expect(rows).toHaveLength(1);
+    expect(Buffer.isBuffer(rows[0].content)).toBe(true);
+    expect(rows[0].content.toString('utf8')).toBe('İstanbul ğüşiöç');
+    expect(rows[0].data).toEqual({ items: [1, 2] });
+    expect(rows[0].at).toEqual(at);
+  });
+
+  it("keeps PostgreSQL's error fields: a unique violation is recognised by its code and constraint", async () => {
+    const error = await db.query('INSERT INTO t (id) VALUES (1)').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as { code?: string }).code).toBe('23505');
+    expect(isUniqueViolation(error, 't_pkey')).toBe(true);
+    const syntax = await db.query('SELEC 1').catch((e: unknown) => e as { code?: string; message: string });
+    expect(syntax).toMatchObject({ code: '42601' });
+  });
+
+  it('commits a transaction whole, rolls one back whole, and runs other statements after it, not inside it', async () => {
+    const seen = await db.transaction(async (tx) => {
+      await tx.query('INSERT INTO t (id) VALUES (2)');
+      return (await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM t')).rows[0].n;
+    });
+    expect(seen).toBe(2);
+
+    const failed = await db
+      .transaction(async (tx) => {
+        await tx.query('INSERT INTO t (id) VALUES (3)');
+        throw new Error('refused after the insert');
+      })
+      .catch((e: unknown) => (e as Error).message);
+    expect(failed).toBe('refused after the insert');
+    // A statement that fails inside a transaction rolls it back too, with the statement's error.
+    const violated = await db
+      .transaction(async (tx) => {
+        await tx.query('INSERT INTO t (id) VALUES (4)');
+        await tx.query('INSERT INTO t (id) VALUES (1)');
+      })
+      .catch((e: unknown) => e);
+    expect(isUniqueViolation(violated, 't_pkey')).toBe(true);
+    expect((await db.query<{ id: number }>('SELECT id FROM t ORDER BY id')).rows.map((r) => r.id)).toEqual([1, 2]);
+
+    // A statement sent while a transaction is open waits for its end: it never sees the uncommitted row.
+    const order: string[] = [];
+    let inserted!: () => void;
+    const insertDone = new Promise<void>((resolve) => (inserted = resolve));
+    await Promise.all([
+      db.transaction(async (tx) => {
+        await tx.query('INSERT INTO t (id) VALUES (5)');
+        inserted();
+        await tx.query(heavyStatement);
+        order.push('transaction committed');
+      }),
+      insertDone.then(async () => {
+        const n = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM t')).rows[0].n;
+        order.push(`outside saw ${n}`);
+      }),
+    ]);
+    expect(order).toEqual(['transaction committed', 'outside saw 3']);
+  });
+
+  it("runs a statement without holding the caller's event loop (PGlite in the caller's thread holds it throughout)", async () => {
+    expect(await ticksDuring(() => db.query(heavyStatement))).toBeGreaterThan(0);
+    // The same statement on PGlite in this thread: the timer never runs while it works.
+    const inThread = await openDatabase({ pgliteThread: false });
+    try {
+      expect(await ticksDuring(() => inThread.query(heavyStatement))).toBe(0);
+    } finally {
+      await inThread.close();
+    }
+  }, 60_000);
+
+  it('refuses statements once closed', async () => {
+    const other = await openDatabase({});
+    await other.close();
+    await expect(other.query('SELECT 1')).rejects.toThrow(/database thread/);
+  }, 60_000);
+});
