@@ -38,6 +38,9 @@ import { createOrderSourceService } from './services/order-sources.service';
 import { createOrderEventStarter } from './temporal/order-event.starter';
 import { startOrderEventRelay } from './temporal/order-event-relay';
 
+/** How long a created draft is left to its client before the relay starts its workflow (consignment-relay.ts). */
+const RELAY_GRACE_MS = 1000;
+
 /** Carrier answers may carry a label (base64 in JSON, or a file): room for large ones. */
 const CARRIER_RESPONSE_BYTES = 8 * 1024 * 1024;
 
@@ -152,7 +155,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     const deliveries = createWebhookDeliveryStarter({ client, taskQueue, policy: config.webhookRetry });
     // Created drafts are started by the outbox relay, which runs where the worker runs; in one process the
     // API nudges it, so a draft's workflow starts within milliseconds instead of at the relay's next look.
-    const relay = options.worker ? startConsignmentRelay({ db, lifecycles, log: logger }) : undefined;
+    // A second of grace: a draft processed or changed at once is started by that request, at the default priority.
+    const relay = options.worker ? startConsignmentRelay({ db, lifecycles, graceMs: RELAY_GRACE_MS, log: logger }) : undefined;
     if (relay) stops.push(() => relay.stop());
     const draftsQueued = relay?.nudge;
     // Order events whose receiving request could not start their workflow: started where the worker runs.

@@ -18,21 +18,22 @@ export async function enqueueDraftStarts(tx: Queryable, consignmentIds: number[]
 
 /**
  * Claims up to `limit` queued starts, oldest first, for `leaseSeconds`: entries no relay claimed, or whose
- * claim ran out (its relay died). One statement, so concurrent relays never claim the same entry at once.
+ * claim ran out (its relay died), queued at least `minAgeSeconds` ago. One statement, so concurrent relays
+ * never claim the same entry at once.
  */
-export async function claimDraftStarts(q: Queryable, limit: number, leaseSeconds: number): Promise<DraftStart[]> {
+export async function claimDraftStarts(q: Queryable, limit: number, leaseSeconds: number, minAgeSeconds = 0): Promise<DraftStart[]> {
   const { rows } = await q.query<{ id: string | number; uuid: string; reference_no: string | null; provider_id: number | null; import_id: string | null; customer_code: string }>(
     `WITH claimed AS (
        UPDATE consignment_outbox SET claimed_until = now() + make_interval(secs => $2)
         WHERE consignment_id IN (
           SELECT consignment_id FROM consignment_outbox
-           WHERE claimed_until IS NULL OR claimed_until < now()
+           WHERE (claimed_until IS NULL OR claimed_until < now()) AND enqueued_at <= now() - make_interval(secs => $3)
            ORDER BY consignment_id LIMIT $1 FOR UPDATE SKIP LOCKED)
         RETURNING consignment_id)
      SELECT c.id, c.uuid, c.reference_no, c.provider_id, c.import_id, cu.customer_code
        FROM claimed JOIN consignments c ON c.id = claimed.consignment_id JOIN customers cu ON cu.id = c.customer_id
       ORDER BY c.id`,
-    [limit, leaseSeconds],
+    [limit, leaseSeconds, minAgeSeconds],
   );
   return rows.map((r) => ({ id: Number(r.id), uuid: r.uuid, referenceNo: r.reference_no, providerId: r.provider_id === null ? null : Number(r.provider_id), importId: r.import_id, customerCode: r.customer_code }));
 }

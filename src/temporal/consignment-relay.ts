@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../db/database';
-import { claimDraftStarts, completeDraftStarts, releaseDraftStarts, type DraftStart } from '../db/outbox.repository';
+import { claimDraftStarts, completeDraftStarts, countDraftStarts, releaseDraftStarts, type DraftStart } from '../db/outbox.repository';
 import { forEachLimit } from '../domain/concurrency';
 import type { ConsignmentStarter } from './consignment.starter';
 
@@ -11,11 +11,17 @@ export interface ConsignmentRelayOptions {
   db: Database;
   lifecycles: Pick<ConsignmentStarter, 'startDraft'> & Partial<Pick<ConsignmentStarter, 'workflowBacklog'>>;
   /**
-   * The most workflow tasks the relay lets wait for a worker (default 20): it starts only as many workflows as
-   * leave the engine's backlog below this, so a burst of created drafts never queues ahead of the workflow task
-   * a waiting request (processing, update) needs. Without `lifecycles.workflowBacklog`, no pacing.
+   * The most workflow tasks the relay lets wait for a worker (default 100): it starts only as many workflows as
+   * leave the engine's backlog below this (a brake on the engine's load; the server refreshes the figure every
+   * few seconds). Without `lifecycles.workflowBacklog`, no brake.
    */
   maxBacklog?: number;
+  /**
+   * How long a created draft is left to its client before the relay starts its workflow (default 0). A draft
+   * processed or changed within this time is started by that request (update-with-start) at the default
+   * priority, ahead of the relay's starts, which run at a lower one: its request never waits behind them.
+   */
+  graceMs?: number;
   /** entries claimed per round (default 200) */
   batchSize?: number;
   /** workflow starts in flight (default 32) */
@@ -46,7 +52,8 @@ export function startConsignmentRelay(options: ConsignmentRelayOptions): Consign
   const concurrency = options.concurrency ?? 32;
   const idleMs = options.idleMs ?? 250;
   const leaseSeconds = options.leaseSeconds ?? 30;
-  const maxBacklog = options.maxBacklog ?? 20;
+  const maxBacklog = options.maxBacklog ?? 100;
+  const graceSeconds = (options.graceMs ?? 0) / 1000;
   /** How many entries this round may start: the room the engine's backlog leaves (all when it is not known). */
   const room = async (): Promise<number> => {
     if (!options.lifecycles.workflowBacklog) return batchSize;
@@ -63,7 +70,7 @@ export function startConsignmentRelay(options: ConsignmentRelayOptions): Consign
   const round = async (): Promise<number | 'paced'> => {
     const limit = await room();
     if (limit === 0) return 'paced';
-    const claimed = await claimDraftStarts(options.db, limit, leaseSeconds);
+    const claimed = await claimDraftStarts(options.db, limit, leaseSeconds, graceSeconds);
     if (claimed.length === 0) return 0;
     const started: number[] = [];
     const failed: DraftStart[] = [];
@@ -107,11 +114,15 @@ export function startConsignmentRelay(options: ConsignmentRelayOptions): Consign
         continue;
       }
       if (claimed > 0) continue;
-      for (const w of waiters) if (w.after < thisRound) w.resolve();
-      waiters = waiters.filter((w) => w.after >= thisRound);
+      // Nothing claimable; with a grace time, entries too young to claim may still be queued.
+      const empty = waiters.length > 0 && (graceSeconds === 0 || (await countDraftStarts(options.db).catch(() => 1)) === 0);
+      if (empty) {
+        for (const w of waiters) if (w.after < thisRound) w.resolve();
+        waiters = waiters.filter((w) => w.after >= thisRound);
+      }
       if (stopped) break;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, idleMs);
+        const timer = setTimeout(resolve, waiters.length > 0 && graceSeconds > 0 ? Math.min(idleMs, 50) : idleMs);
         wake = () => {
           clearTimeout(timer);
           resolve();

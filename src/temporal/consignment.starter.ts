@@ -55,6 +55,13 @@ export const draftStartOf = (record: ConsignmentRef, customerCode: string): Draf
   customerCode,
 });
 
+/**
+ * The relay's starts run below the default priority (3 of 1–5): the engine dispatches a waiting request's
+ * workflow tasks (update-with-start at the default) ahead of a backlog of created drafts' first tasks. A
+ * workflow keeps the priority it started with.
+ */
+const RELAY_PRIORITY = { priorityKey: 4 };
+
 /** temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW */
 const TASK_QUEUE_TYPE_WORKFLOW = 1;
 
@@ -79,7 +86,7 @@ export function createConsignmentStarter(deps: ConsignmentStarterDeps) {
    * How a draft's workflow starts, whoever starts it first: as it resumes after continue-as-new, created.
    * A running one is used as it is; a closed one (a final status) is never started again.
    */
-  const startOptions = (draft: DraftStart) => ({
+  const startOptions = (draft: DraftStart, priority?: { priorityKey: number }) => ({
     workflowId: consignmentWorkflowId(draft.uuid),
     taskQueue: deps.taskQueue,
     args: [
@@ -92,6 +99,7 @@ export function createConsignmentStarter(deps: ConsignmentStarterDeps) {
     ] as [ConsignmentWorkflowInput],
     workflowIdConflictPolicy: 'USE_EXISTING' as const,
     workflowIdReusePolicy: 'REJECT_DUPLICATE' as const,
+    ...(priority ? { priority } : {}),
     staticSummary: `Consignment ${draft.referenceNo ?? draft.uuid} of ${draft.customerCode}${draft.importId ? `, import ${draft.importId}` : ''}`,
     typedSearchAttributes: [
       { key: SA.CustomerCode, value: draft.customerCode },
@@ -136,7 +144,7 @@ export function createConsignmentStarter(deps: ConsignmentStarterDeps) {
      */
     async startDraft(draft: DraftStart): Promise<boolean> {
       try {
-        await deps.client.workflow.start<typeof consignmentWorkflow>(WORKFLOW_TYPE, startOptions(draft));
+        await deps.client.workflow.start<typeof consignmentWorkflow>(WORKFLOW_TYPE, startOptions(draft, RELAY_PRIORITY));
         return true;
       } catch (error) {
         if (error instanceof WorkflowExecutionAlreadyStartedError) return false;

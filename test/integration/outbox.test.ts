@@ -125,6 +125,7 @@ describe('the consignment outbox', () => {
         startDraft: async (d) => (started.push(d.uuid), starter.startDraft(d)),
         workflowBacklog: async () => (reads++, Math.max(0, waiting + started.length)),
       },
+      maxBacklog: 20,
       idleMs: 50,
     });
     try {
@@ -159,5 +160,22 @@ describe('the consignment outbox', () => {
       if (backlog < 3) await new Promise((r) => setTimeout(r, 100));
     }
     expect(backlog).toBe(3);
+  });
+
+  it('leaves a new draft to its client for the grace time: one processed at once is started by its processing at the default priority, the others by the relay at a lower one', async () => {
+    const waiting = await api.draft(draftBody({ reference_no: 'OUT-6-A' }));
+    const processedAtOnce = await api.draft(draftBody({ reference_no: 'OUT-6-B' }));
+    const relay = startConsignmentRelay({ db: svc.db, lifecycles: starter, graceMs: 1500, idleMs: 50 });
+    try {
+      expect((await api.process(processedAtOnce.id)).statusCode).toBe(200);
+      await relay.drained();
+    } finally {
+      await relay.stop();
+    }
+    const priorityOf = async (uuid: string) => (await svc.runtime.client.workflow.getHandle(consignmentWorkflowId(uuid)).describe()).raw.workflowExecutionInfo?.priority?.priorityKey ?? 0;
+    expect(await priorityOf(waiting.uuid)).toBe(4);
+    expect(await priorityOf(processedAtOnce.uuid)).not.toBe(4);
+    expect(await exists(waiting.uuid)).toBe('RUNNING');
+    expect(await countDraftStarts(svc.db)).toBe(0);
   });
 });
