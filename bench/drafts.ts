@@ -34,16 +34,9 @@ import type { Database } from '../src/db/database';
 import { createLogger, startRuntime, type Runtime } from '../src/runtime';
 import type { DevServer } from '../src/temporal/dev-server';
 import { WORKFLOWS_PATH } from '../src/temporal/worker';
-import { bareWorkflowRate, cpuMeter, findProcesses, fmt, httpLoad, openScratchDatabase, printTable, runBench, startFileEngine, summarize, type BareRate, type HttpLoadResult } from './support';
+import { bareWorkflowRate, cpuMeter, findProcesses, fmt, httpLoad, openScratchDatabase, printTable, runBench, startFileEngine, summarize, type BareRate, type HttpLoadResult, positiveInt } from './support';
 
 const TARGET_PER_SEC = 250;
-
-function positiveInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  const value = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${raw}`);
-  return value;
-}
 
 const N = positiveInt('DRAFTS_N', 2000);
 const C = positiveInt('DRAFTS_CONCURRENCY', 50);

@@ -31,14 +31,7 @@ import { csvField, resolveLayout } from '../src/feeds/presets';
 import { createLogger, startRuntime, type Runtime } from '../src/runtime';
 import type { DevServer } from '../src/temporal/dev-server';
 import { WORKFLOWS_PATH } from '../src/temporal/worker';
-import { bareWorkflowRate, cpuMeter, findProcesses, fmt, httpLoad, openScratchDatabase, printTable, rssMb, runBench, startFileEngine, startServiceProcess, type CpuSources, type ScratchDatabase } from './support';
-
-function positiveInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  const value = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${raw}`);
-  return value;
-}
+import { bareWorkflowRate, cpuMeter, findProcesses, fmt, httpLoad, openScratchDatabase, printTable, rssMb, runBench, startFileEngine, startServiceProcess, type CpuSources, type ScratchDatabase, positiveInt } from './support';
 
 const N = positiveInt('IMPORT_N', 10_000);
 const PROCESS_N = positiveInt('IMPORT_PROCESS_N', N);

@@ -34,22 +34,15 @@ import { performance } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
 import { generateApiKey } from '../src/db/customers.repository';
 import { consignmentWorkflowId } from '../src/temporal/consignment.starter';
-import { bareWorkflowRate, cpuMeter, createHttpClient, findProcesses, fmt, freePort, printTable, rssMb, runBench, runConcurrent, startFileEngine, startServiceProcess, summarize, threadCpuSeconds, type HttpClient } from './support';
+import { bareWorkflowRate, cpuMeter, positiveInt, shippingDraftBody, createHttpClient, findProcesses, fmt, freePort, printTable, rssMb, runBench, runConcurrent, startFileEngine, startServiceProcess, summarize, threadCpuSeconds, type HttpClient } from './support';
 
-function count(name: string, fallback: number): number {
-  const raw = process.env[name];
-  const value = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${raw}`);
-  return value;
-}
-
-const DRAFTS_N = count('SERVICE_DRAFTS_N', 1000);
-const DRAFTS_C = count('SERVICE_DRAFTS_C', 50);
-const SHIP_N = count('SERVICE_SHIP_N', 200);
-const SHIP_C = count('SERVICE_SHIP_C', 10);
-const LOOKUP_N = count('SERVICE_LOOKUP_N', 2000);
-const LOOKUP_C = count('SERVICE_LOOKUP_C', 50);
-const KEYS = count('SERVICE_KEYS', 8);
+const DRAFTS_N = positiveInt('SERVICE_DRAFTS_N', 1000);
+const DRAFTS_C = positiveInt('SERVICE_DRAFTS_C', 50);
+const SHIP_N = positiveInt('SERVICE_SHIP_N', 200);
+const SHIP_C = positiveInt('SERVICE_SHIP_C', 10);
+const LOOKUP_N = positiveInt('SERVICE_LOOKUP_N', 2000);
+const LOOKUP_C = positiveInt('SERVICE_LOOKUP_C', 50);
+const KEYS = positiveInt('SERVICE_KEYS', 8);
 const TOP_PERCENT = Number(process.env.BENCH_STAGES_TOP ?? 1);
 const SERVICE_ENV = Object.fromEntries(
   (process.env.SERVICE_ENV ?? '')
@@ -65,15 +58,7 @@ const RUN_ID = randomBytes(3).toString('hex');
 /** The service's embedded Temporal dev server's port (its process is found by it). */
 let ENGINE_PORT = 0;
 
-const party = (name: string, city: string, state: string, postal: string) => ({ name, country: 'TR', city, state, postal_code: postal, address: `${city} Merkez, Şehit Cad. No:7`, phone_number: '+905321112233' });
-const draftBody = (prefix: string, i: number) =>
-  JSON.stringify({
-    preference: (i % 2) + 1,
-    reference_no: `SVC-${prefix}-${RUN_ID}-${i}`,
-    consignor: party('Gülşen Çelik Tekstil', 'Kadıköy', 'İstanbul', '34710'),
-    consignee: party('Ömer Şahin', 'Tepebaşı', 'Eskişehir', '26010'),
-    packages: [{ weight: 1 + (i % 5), length: 30, width: 20, height: 10, items: [{ description: 'Pamuklu tişört', quantity: 2, unit_price: 149.9, currency_code: 'TRY' }] }],
-  });
+const draftBody = (prefix: string, i: number) => shippingDraftBody(`SVC-${prefix}-${RUN_ID}-${i}`, i);
 
 /** One request as the client saw it: its latency and the service's own account of it (Server-Timing, ms by stage). */
 interface Sample {
@@ -321,7 +306,7 @@ runBench(async () => {
   console.log(`engine bare rate (empty workflows, a file-backed dev server of its own, this run): ${fmt(bareRate, 0)}/s`);
 
   const keys = Array.from({ length: KEYS }, () => generateApiKey());
-  const temporalPort = await freePort();
+  const temporalPort = Number(SERVICE_ENV.TEMPORAL_DEV_PORT) || (await freePort());
   ENGINE_PORT = temporalPort;
   const logTo = process.env.BENCH_SERVICE_LOG ? openSync(process.env.BENCH_SERVICE_LOG, 'w') : 'ignore';
   const service = await startServiceProcess({ BOOTSTRAP_API_KEYS: keys.join(','), TEMPORAL_DEV_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(await freePort()), ...SERVICE_ENV }, logTo);

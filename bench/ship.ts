@@ -24,7 +24,7 @@ import type { Database } from '../src/db/database';
 import { createLogger, startRuntime } from '../src/runtime';
 import { consignmentWorkflowId } from '../src/temporal/consignment.starter';
 import { WORKFLOWS_PATH } from '../src/temporal/worker';
-import { bareWorkflowRate, cpuMeter, createHttpClient, findProcesses, fmt, freePort, openScratchDatabase, printTable, runBench, runConcurrent, startFileEngine, summarize } from './support';
+import { bareWorkflowRate, cpuMeter, createHttpClient, findProcesses, fmt, freePort, openScratchDatabase, printTable, runBench, runConcurrent, startFileEngine, summarize, shippingDraftBody } from './support';
 
 const N = Number(process.env.SHIP_N ?? 400);
 const C = Number(process.env.SHIP_CONCURRENCY ?? 10);
@@ -37,15 +37,7 @@ const LOOKUP_C = Number(process.env.LOOKUP_CONCURRENCY ?? 50);
 /** API keys of the one customer: LOOKUP_N lookups within a minute stay under 300 per key. */
 const LOOKUP_KEYS = Math.ceil(LOOKUP_N / 250);
 
-const party = (name: string, city: string, state: string, postal: string) => ({ name, country: 'TR', city, state, postal_code: postal, address: `${city} Merkez, Şehit Cad. No:7`, phone_number: '+905321112233' });
-const draftBody = (prefix: string, i: number) =>
-  JSON.stringify({
-    preference: (i % 2) + 1,
-    reference_no: `SHIP-${prefix}-${RUN_ID}-${i}`,
-    consignor: party('Gülşen Çelik Tekstil', 'Kadıköy', 'İstanbul', '34710'),
-    consignee: party('Ömer Şahin', 'Tepebaşı', 'Eskişehir', '26010'),
-    packages: [{ weight: 1 + (i % 5), length: 30, width: 20, height: 10, items: [{ description: 'Pamuklu tişört', quantity: 2, unit_price: 149.9, currency_code: 'TRY' }] }],
-  });
+const draftBody = (prefix: string, i: number) => shippingDraftBody(`SHIP-${prefix}-${RUN_ID}-${i}`, i);
 
 interface Row {
   name: string;

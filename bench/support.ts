@@ -49,6 +49,26 @@ export function summarize(values: readonly number[]): LatencySummary {
   };
 }
 
+/** A positive whole number from the environment variable `name`, else `fallback`; anything else stops the bench. */
+export function positiveInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${raw}`);
+  return value;
+}
+
+const benchParty = (name: string, city: string, state: string, postal: string) => ({ name, country: 'TR', city, state, postal_code: postal, address: `${city} Merkez, Şehit Cad. No:7`, phone_number: '+905321112233' });
+
+/** A domestic draft as a merchant sends it before processing: Turkish parties, one package with an item, the reference `reference`. */
+export const shippingDraftBody = (reference: string, i: number) =>
+  JSON.stringify({
+    preference: (i % 2) + 1,
+    reference_no: reference,
+    consignor: benchParty('Gülşen Çelik Tekstil', 'Kadıköy', 'İstanbul', '34710'),
+    consignee: benchParty('Ömer Şahin', 'Tepebaşı', 'Eskişehir', '26010'),
+    packages: [{ weight: 1 + (i % 5), length: 30, width: 20, height: 10, items: [{ description: 'Pamuklu tişört', quantity: 2, unit_price: 149.9, currency_code: 'TRY' }] }],
+  });
+
 /** A TCP port free on 127.0.0.1 right now (the tests' helper). */
 export { freePort } from '../test/support/ports';
 

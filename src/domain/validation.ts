@@ -7,6 +7,19 @@ export const EXPECTED_INTEGER = 'expected integer';
 const TYPE_NAMES: Record<string, string> = { int: 'integer', record: 'object' };
 
 /**
+ * The issues of a parse of options-like bodies: each unknown key is its own `UNKNOWN_FIELD` problem (a schema's
+ * own refinement says so with the message `UNKNOWN_FIELD`), every other issue as zodIssue maps it.
+ */
+export function optionIssues(issues: readonly z.core.$ZodIssue[]): Issue[] {
+  return issues.flatMap((issue): Issue[] => {
+    const field = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ code: 'UNKNOWN_FIELD', field: [field, key].filter(Boolean).join('.') }));
+    if (issue.message === 'UNKNOWN_FIELD') return [{ code: 'UNKNOWN_FIELD', field }];
+    return [zodIssue(issue)];
+  });
+}
+
+/**
  * The one mapping of zod issues to our error issues (code, field path, text parameters), so every input is
  * refused with the same codes and the texts come from the en/tr catalog rather than from zod. A schema's
  * own refinement names its code as `params.code` (with `params.textParams` for the text).

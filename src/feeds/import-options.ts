@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { draftParts, draftSchemas, preferenceIssues, type PackageInput, type PartyInput } from '../domain/draft';
 import { DomainError, type Issue } from '../domain/errors';
-import { refuse, zodIssue } from '../domain/validation';
+import { optionIssues, refuse } from '../domain/validation';
 import { COLUMN_KEYS, isColumnKey, isPresetName, PRESET_NAMES, type ColumnKey, type PresetName } from './presets';
 
 /** The options of one import (POST /api/v1/imports), validated and normalised; stored with the import. */
@@ -73,14 +73,7 @@ export const importOptionsSchema = z.strictObject({
 export function parseImportOptions(raw: unknown): ImportOptions {
   if (!isObject(raw)) throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_TYPE', field: 'options', params: { type: 'object' } }]);
   const result = importOptionsSchema.safeParse(raw, { reportInput: true });
-  const issues: Issue[] = result.success
-    ? []
-    : result.error.issues.flatMap((issue): Issue[] => {
-        const field = issue.path.map(String).join('.');
-        if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ code: 'UNKNOWN_FIELD', field: [field, key].filter(Boolean).join('.') }));
-        if (issue.message === 'UNKNOWN_FIELD') return [{ code: 'UNKNOWN_FIELD', field }];
-        return [zodIssue(issue)];
-      });
+  const issues: Issue[] = result.success ? [] : optionIssues(result.error.issues);
   issues.push(...preferenceIssues(raw));
   if (!result.success || issues.length > 0) throw new DomainError('VALIDATION_FAILED', issues);
 

@@ -3,7 +3,7 @@ import { preferenceIssues } from '../domain/draft';
 import { DomainError, type Issue } from '../domain/errors';
 import { ORDER_PLATFORMS, type OrderPlatform, type OrderSourceDefaults } from '../domain/order-source';
 import { processingIssues } from '../domain/processing';
-import { zodIssue } from '../domain/validation';
+import { optionIssues } from '../domain/validation';
 import { importOptionsSchema, parseImportOptions } from './import-options';
 
 /** An order source as a client sends it (POST and PUT /api/v1/order-sources), validated. */
@@ -49,14 +49,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function parseOrderSourceInput(raw: unknown, mode: 'create' | 'replace'): OrderSourceInput {
   if (!isObject(raw)) throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_TYPE', params: { type: 'object' } }]);
   const result = orderSourceBodies[mode].safeParse(raw, { reportInput: true });
-  const issues: Issue[] = result.success
-    ? []
-    : result.error.issues.flatMap((issue): Issue[] => {
-        const field = issue.path.map(String).join('.');
-        if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ code: 'UNKNOWN_FIELD', field: [field, key].filter(Boolean).join('.') }));
-        if (issue.message === 'UNKNOWN_FIELD') return [{ code: 'UNKNOWN_FIELD', field }];
-        return [zodIssue(issue)];
-      });
+  const issues: Issue[] = result.success ? [] : optionIssues(result.error.issues);
   issues.push(...preferenceIssues(raw));
   if (!result.success || issues.length > 0) throw new DomainError('VALIDATION_FAILED', issues);
   const body = result.data;
