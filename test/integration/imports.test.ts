@@ -108,6 +108,8 @@ describe('POST /api/v1/imports with a Shopify export', () => {
     const { rows } = await svc.db.query<{ id: number; uuid: string }>('SELECT id, uuid FROM consignments WHERE import_id = $1 ORDER BY id', [importId]);
     const seqs = (await svc.db.query<{ seq: number; consignment_id: number }>('SELECT seq, consignment_id FROM import_orders WHERE import_id = $1 AND consignment_id IS NOT NULL', [importId])).rows;
     for (const { seq, consignment_id } of seqs) expect(rows.find((r) => Number(r.id) === Number(consignment_id))?.uuid).toBe(importOrderUuid(importId, seq));
+    // The drafts are in the outbox; the relay starts their workflows (after the second it leaves new drafts to their clients).
+    await svc.runtime.relay!.drained();
     const description = await svc.runtime.client.workflow.getHandle(consignmentWorkflowId(rows[0].uuid)).describe();
     expect(description.status.name).toBe('RUNNING');
     expect(description.typedSearchAttributes.get(SA.ImportId)).toBe(importId);
