@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../db/database';
 import { claimDraftStarts, completeDraftStarts, countDraftStarts, releaseDraftStarts, type DraftStart } from '../db/outbox.repository';
@@ -16,6 +17,8 @@ export interface ConsignmentRelayOptions {
    * few seconds). Without `lifecycles.workflowBacklog`, no brake.
    */
   maxBacklog?: number;
+  /** How often the relay asks the engine for its backlog (default 1000 ms; the server refreshes it every few seconds anyway) */
+  backlogReadMs?: number;
   /**
    * How long a created draft is left to its client before the relay starts its workflow (default 0). A draft
    * processed or changed within this time is started by that request (update-with-start) at the default
@@ -54,11 +57,16 @@ export function startConsignmentRelay(options: ConsignmentRelayOptions): Consign
   const leaseSeconds = options.leaseSeconds ?? 30;
   const maxBacklog = options.maxBacklog ?? 100;
   const graceSeconds = (options.graceMs ?? 0) / 1000;
+  const backlogReadMs = options.backlogReadMs ?? 1000;
+  /** The engine's backlog as last read (the relay asks at most once every backlogReadMs). */
+  let lastBacklog = { at: Number.NEGATIVE_INFINITY, value: 0 };
   /** How many entries this round may start: the room the engine's backlog leaves (all when it is not known). */
   const room = async (): Promise<number> => {
     if (!options.lifecycles.workflowBacklog) return batchSize;
-    const backlog = await options.lifecycles.workflowBacklog().catch(() => 0);
-    return Math.min(batchSize, Math.max(0, maxBacklog - backlog));
+    if (performance.now() - lastBacklog.at >= backlogReadMs) {
+      lastBacklog = { at: performance.now(), value: await options.lifecycles.workflowBacklog().catch(() => 0) };
+    }
+    return Math.min(batchSize, Math.max(0, maxBacklog - lastBacklog.value));
   };
   let stopped = false;
   let wake: (() => void) | undefined;

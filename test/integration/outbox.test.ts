@@ -126,6 +126,7 @@ describe('the consignment outbox', () => {
         workflowBacklog: async () => (reads++, Math.max(0, waiting + started.length)),
       },
       maxBacklog: 20,
+      backlogReadMs: 0,
       idleMs: 50,
     });
     try {
