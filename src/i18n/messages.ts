@@ -32,6 +32,7 @@ export const SUCCESS_MESSAGES = {
   ORDER_SOURCE_UPDATED: { en: 'Order source updated successfully.', tr: 'Sipariş kaynağı başarıyla güncellendi.' },
   ORDER_SOURCE_DELETED: { en: 'Order source deleted successfully.', tr: 'Sipariş kaynağı başarıyla silindi.' },
   ORDER_EVENT_QUEUED: { en: 'Order received: its draft is being created.', tr: 'Sipariş alındı: taslağı oluşturuluyor.' },
+  ORDER_CANCEL_QUEUED: { en: 'Order cancellation received: its draft or consignment is being cancelled.', tr: 'Sipariş iptali alındı: taslağı veya gönderisi iptal ediliyor.' },
   ORDER_EVENT_REDELIVERED: { en: 'Order event already received: nothing was done again.', tr: 'Sipariş olayı zaten alınmıştı: hiçbir işlem tekrarlanmadı.' },
   ORDER_EVENT_IGNORED: { en: 'Event acknowledged: this topic needs no action.', tr: 'Olay alındı: bu konu için bir işlem gerekmiyor.' },
   ORDER_SOURCE_PING: { en: 'Delivery URL reachable.', tr: 'Teslim adresine ulaşılabiliyor.' },

@@ -233,6 +233,7 @@ describe('Shopify orders', () => {
     cancelledOrder.cancel_reason = 'customer';
     const res = await shopify(source.id, JSON.stringify(cancelledOrder), { topic: 'orders/cancelled' });
     expect(res.statusCode).toBe(200);
+    expect(res.json().message).toBe('Order cancellation received: its draft or consignment is being cancelled.');
     const cancel = await eventSettled(source.id, res.json().data.event);
     expect(cancel).toMatchObject({ state: 'cancelled', action: 'cancel', consignment: created.consignment });
     await waitForStatus(consignmentApi(svc, key), created.consignment, STATUS.CANCELLED);

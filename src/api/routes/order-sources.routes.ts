@@ -156,7 +156,7 @@ export function orderDeliveryRoutes(deps: { orderSources: OrderSourceService }):
         default:
           return {
             status: true,
-            message: t(outcome.kind === 'queued' ? SUCCESS_MESSAGES.ORDER_EVENT_QUEUED : SUCCESS_MESSAGES.ORDER_EVENT_REDELIVERED),
+            message: t(outcome.kind === 'redelivered' ? SUCCESS_MESSAGES.ORDER_EVENT_REDELIVERED : outcome.event.action === 'cancel' ? SUCCESS_MESSAGES.ORDER_CANCEL_QUEUED : SUCCESS_MESSAGES.ORDER_EVENT_QUEUED),
             data: { outcome: outcome.kind, event: outcome.event.id, state: outcome.event.state },
           };
       }
