@@ -227,8 +227,8 @@ export async function markOrderEventsStarted(q: Queryable, ids: number[]): Promi
 }
 
 /** Claims up to `limit` events whose workflow start is still pending and unclaimed (or whose claim ran out). */
-export async function claimOrderEventStarts(q: Queryable, limit: number, leaseSeconds: number): Promise<{ id: number; customerId: number; platform: OrderPlatform }[]> {
-  const { rows } = await q.query<{ id: string | number; customer_id: number; platform: string }>(
+export async function claimOrderEventStarts(q: Queryable, limit: number, leaseSeconds: number): Promise<{ id: number; sourceId: string; customerId: number; platform: OrderPlatform }[]> {
+  const { rows } = await q.query<{ id: string | number; source_id: string; customer_id: number; platform: string }>(
     `WITH claimed AS (
        UPDATE order_events SET claimed_until = now() + make_interval(secs => $2)
         WHERE id IN (
@@ -236,10 +236,10 @@ export async function claimOrderEventStarts(q: Queryable, limit: number, leaseSe
            WHERE start_pending AND (claimed_until IS NULL OR claimed_until < now())
            ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
         RETURNING id, source_id)
-     SELECT claimed.id, s.customer_id, s.platform FROM claimed JOIN order_sources s ON s.id = claimed.source_id ORDER BY claimed.id`,
+     SELECT claimed.id, claimed.source_id, s.customer_id, s.platform FROM claimed JOIN order_sources s ON s.id = claimed.source_id ORDER BY claimed.id`,
     [limit, leaseSeconds],
   );
-  return rows.map((r) => ({ id: Number(r.id), customerId: Number(r.customer_id), platform: r.platform as OrderPlatform }));
+  return rows.map((r) => ({ id: Number(r.id), sourceId: String(r.source_id), customerId: Number(r.customer_id), platform: r.platform as OrderPlatform }));
 }
 
 /**

@@ -163,7 +163,7 @@ export function createOrderSourceService(deps: OrderSourceServiceDeps) {
       }
       count(platform, 'received');
       try {
-        await deps.events.start({ eventId: event.id, summary: `${platform} ${delivery.topic} ${identity.orderNo ?? identity.orderId} → source ${source.name}` });
+        await deps.events.start({ sourceId: source.id, eventId: event.id, summary: `${platform} ${delivery.topic} ${identity.orderNo ?? identity.orderId} → source ${source.name}` });
         await markOrderEventsStarted(deps.db, [event.id]);
       } catch (error) {
         // Queued all the same: the relay starts it once the receiver's claim has run out.

@@ -5,8 +5,12 @@ import { SA } from '../../workflows/search-attributes';
 
 const WORKFLOW_TYPE = 'orderEventWorkflow';
 
-/** One workflow per received order event (its row id): a restart of the same event collapses onto it. */
-export const orderEventWorkflowId = (eventId: number): string => `order-event:${eventId}`;
+/**
+ * One workflow per received order event: a restart of the same event collapses onto it. The source's uuid
+ * makes it unique in the namespace (event row ids are not: another database using the same Temporal namespace
+ * counts from 1 too, and a start would find its finished workflow and run nothing).
+ */
+export const orderEventWorkflowId = (sourceId: string, eventId: number): string => `order-event:${sourceId}:${eventId}`;
 
 export interface OrderEventStarterDeps {
   client: Client;
@@ -20,10 +24,10 @@ export function createOrderEventStarter(deps: OrderEventStarterDeps) {
      * Starts the event's workflow; a running one is kept (USE_EXISTING) and a finished one is not run again
      * (REJECT_DUPLICATE): a relay that starts an event twice changes nothing.
      */
-    async start(request: { eventId: number; customerCode?: string; summary: string }): Promise<void> {
+    async start(request: { sourceId: string; eventId: number; customerCode?: string; summary: string }): Promise<void> {
       try {
         await deps.client.workflow.start<typeof orderEventWorkflow>(WORKFLOW_TYPE, {
-          workflowId: orderEventWorkflowId(request.eventId),
+          workflowId: orderEventWorkflowId(request.sourceId, request.eventId),
           taskQueue: deps.taskQueue,
           args: [{ eventId: request.eventId }],
           workflowIdConflictPolicy: 'USE_EXISTING',

@@ -299,12 +299,12 @@ describe('durable queueing', () => {
     // What the receiving request commits before it starts the workflow: the event row, its own outbox entry.
     const { event } = await insertOrderEvent(svc.db, { sourceId: source.id, dedupKey: 'shopify:relay-1', topic: 'orders/create', action: 'create', orderId: '7007', orderNo: '#2007', payload: shopifyOrder(7, (o) => (o.admin_graphql_api_id = 'gid://shopify/Order/7007')), triggeredAt: null });
     // The premise: no workflow of it exists (its receiver "died" holding the claim).
-    await expect(svc.runtime.client.workflow.getHandle(orderEventWorkflowId(event.id)).describe()).rejects.toThrow();
+    await expect(svc.runtime.client.workflow.getHandle(orderEventWorkflowId(source.id, event.id)).describe()).rejects.toThrow();
     // The receiver's claim runs out.
     await svc.db.query(`UPDATE order_events SET claimed_until = now() - interval '1 second' WHERE id = $1`, [event.id]);
     const settled = await eventSettled(source.id, event.id);
     expect(settled).toMatchObject({ state: 'drafted', order_no: '#2007' });
-    await svc.runtime.client.workflow.getHandle(orderEventWorkflowId(event.id)).result();
+    await svc.runtime.client.workflow.getHandle(orderEventWorkflowId(source.id, event.id)).result();
   });
 });
 
@@ -314,5 +314,17 @@ describe('metrics', () => {
     for (const [platform, outcome] of [['shopify', 'received'], ['shopify', 'redelivered'], ['shopify', 'rejected'], ['shopify', 'drafted'], ['shopify', 'failed'], ['woocommerce', 'ping'], ['woocommerce', 'cancelled']]) {
       expect(text).toMatch(new RegExp(`consignflow_order_events_total\\{platform="${platform}",outcome="${outcome}"\\} [1-9]`));
     }
+  });
+
+  it('an event whose row id another database of the same Temporal namespace used before is still processed', async () => {
+    const source = await createSource({ platform: 'shopify', name: 'Shared namespace', secret: SECRET, consignor, preference: 1, package: { weight: 1 } });
+    // Another database counts its events from 1 too: its finished workflow for the next id of ours stands in the
+    // namespace (REJECT_DUPLICATE), under the id a row id alone would give.
+    const next = Number((await svc.db.query<{ n: string | number }>(`SELECT nextval(pg_get_serial_sequence('order_events', 'id')) AS n`)).rows[0].n) + 1;
+    const other = await svc.runtime.client.workflow.start('orderEventWorkflow', { workflowId: `order-event:${next}`, taskQueue: 'another-database', args: [{ eventId: next }] });
+    await other.terminate('another database');
+    const res = await shopify(source.id, shopifyOrder(8), { eventId: 'shared-namespace-1' });
+    expect(res.json().data.event).toBe(next);
+    expect((await eventSettled(source.id, next)).state).toBe('drafted');
   });
 });
