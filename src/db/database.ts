@@ -27,10 +27,12 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** PGlite in a worker thread of its own (default), or in the calling thread */
   pgliteThread?: boolean;
+  /** how many prepared statements PGlite's thread keeps (tests) */
+  pgliteMaxStatements?: number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return timedDatabase(options.url ? await openPostgres(options.url, options.poolSize ?? 20) : await openPglite(options.dataDir, options.pgliteThread ?? true));
+  return timedDatabase(options.url ? await openPostgres(options.url, options.poolSize ?? 20) : await openPglite(options.dataDir, options.pgliteThread ?? true, options.pgliteMaxStatements));
 }
 
 /** Statements and transactions count into the `db` stage of the request that runs them (Server-Timing). */
@@ -49,7 +51,7 @@ function timedDatabase(db: Database): Database {
  */
 const PGLITE_SHARED_BUFFERS = '32MB';
 
-async function openPglite(dataDir: string | undefined, inThread: boolean): Promise<Database> {
+async function openPglite(dataDir: string | undefined, inThread: boolean, maxStatements?: number): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   // Loaded on demand (require, not import(): the CommonJS build must not need ESM loader hooks, e.g. under Jest).
   const { PGlite } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
@@ -57,7 +59,7 @@ async function openPglite(dataDir: string | undefined, inThread: boolean): Promi
   // PGlite has one connection in one process: its own queue already serialises everything, so withLock needs no lock.
   const withLock = <T>(_key: number, fn: () => Promise<T>) => fn();
   if (inThread) {
-    const thread = await startPgliteThread({ dataDir, startParams });
+    const thread = await startPgliteThread({ dataDir, startParams, maxStatements });
     return {
       kind: 'pglite',
       query: (sql, params) => thread.query(sql, params),

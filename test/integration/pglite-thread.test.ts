@@ -102,6 +102,58 @@ describe('PGlite in its own thread', () => {
     }
   }, 60_000);
 
+  it('plans each distinct statement once and keeps at most `maxStatements` of them, closing the least recently used', async () => {
+    const small = await openDatabase({ pgliteMaxStatements: 3 });
+    try {
+      await small.query('CREATE TABLE p (id int PRIMARY KEY, tags smallint[], note text)');
+      const insert = 'INSERT INTO p (id, tags, note) VALUES ($1, $2, $3) RETURNING id';
+      for (let id = 1; id <= 5; id++) expect((await small.query(insert, [id, [id, 2], id % 2 ? null : `n${id}`])).rows).toEqual([{ id }]);
+      const create = 'CREATE TABLE p (id int PRIMARY KEY, tags smallint[], note text)';
+      const prepared = 'SELECT statement FROM pg_prepared_statements ORDER BY statement';
+      const kept = async () => (await small.query<{ statement: string }>(prepared)).rows.map((r) => r.statement);
+      // Five inserts, one plan.
+      expect(await kept()).toEqual([create, insert, prepared].sort());
+
+      const byTag = 'SELECT id FROM p WHERE $1 = ANY(tags) ORDER BY id';
+      const byNote = 'SELECT id FROM p WHERE note = $1';
+      expect((await small.query(byTag, [2])).rows).toEqual([1, 2, 3, 4, 5].map((id) => ({ id })));
+      expect((await small.query(byNote, ['n4'])).rows).toEqual([{ id: 4 }]);
+      // Three kept: the table's creation and then the insert, the least recently used, were closed; the insert is prepared again when it comes back.
+      expect(await kept()).toEqual([byTag, byNote, prepared].sort());
+      expect((await small.query(insert, [6, [], 'n6'])).rows).toEqual([{ id: 6 }]);
+      expect((await small.query(byNote, ['n6'])).rows).toEqual([{ id: 6 }]);
+    } finally {
+      await small.close();
+    }
+  }, 60_000);
+
+  it('answers a kept statement anew after a schema change altered its rows, and after a failed transaction', async () => {
+    await db.query('CREATE TABLE s (id int PRIMARY KEY)');
+    await db.query('INSERT INTO s (id) VALUES ($1)', [1]);
+    expect((await db.query('SELECT * FROM s WHERE id = $1', [1])).rows).toEqual([{ id: 1 }]);
+    await db.query("ALTER TABLE s ADD COLUMN label text NOT NULL DEFAULT 'yeni'");
+    expect((await db.query('SELECT * FROM s WHERE id = $1', [1])).rows).toEqual([{ id: 1, label: 'yeni' }]);
+
+    // A statement first prepared in a transaction that then failed stays usable after it.
+    const failed = await db
+      .transaction(async (tx) => {
+        await tx.query('SELECT label FROM s WHERE id > $1', [0]);
+        await tx.query('INSERT INTO s (id) VALUES ($1)', [1]);
+      })
+      .catch((e: unknown) => e);
+    expect(isUniqueViolation(failed, 's_pkey')).toBe(true);
+    expect((await db.query('SELECT label FROM s WHERE id > $1', [0])).rows).toEqual([{ label: 'yeni' }]);
+    // In a transaction that a failed statement aborted, the next statement is refused as PostgreSQL refuses it.
+    const aborted = await db
+      .transaction(async (tx) => {
+        await tx.query('SELEC 1').catch(() => undefined);
+        await tx.query('SELECT id FROM s WHERE id < $1', [5]);
+      })
+      .catch((e: unknown) => e as { code?: string });
+    expect(aborted).toMatchObject({ code: '25P02' });
+    expect((await db.query('SELECT id FROM s WHERE id < $1', [5])).rows).toEqual([{ id: 1 }]);
+  });
+
   it('refuses statements once closed', async () => {
     const other = await openDatabase({});
     await other.close();
