@@ -79,7 +79,7 @@ runBench(async () => {
     const ids: number[] = [];
     for (let i = 0; i < N; i++) {
       await scratch.db.transaction(async (tx) => {
-        const { id } = await insertDraft(tx, { uuid: randomUUID(), customerId: caller.customerId, userId: null, draft: { reference_no: `BENCH-${i}` }, status: 400, statusMessage: 'bench' });
+        const { id } = (await insertDraft(tx, { uuid: randomUUID(), customerId: caller.customerId, userId: null, draft: { reference_no: `BENCH-${i}` }, status: 400, statusMessage: 'bench' })).record;
         const barcode = serviceBarcode(id);
         await tx.query('UPDATE consignments SET barcode = $2, processed_at = now() WHERE id = $1', [id, barcode]);
         const data = labelData(i, barcode);

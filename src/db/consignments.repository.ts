@@ -10,7 +10,12 @@ import { isUniqueViolation, type Queryable } from './database';
 import { DOCUMENT_FILES_JSON, documentRecords, type DocumentRecord } from './documents.repository';
 import type { LabelSummary } from './labels.repository';
 
-const PACKAGES_JSON = `COALESCE((
+/**
+ * A consignment's packages with their items as a JSON array, `c` being its row. `packages` and `items` name the
+ * relations they are read from: the tables, or the rows an INSERT of the same statement returned (a
+ * statement's own inserts are not visible to its reads of the tables).
+ */
+const packagesJson = (packages = 'consignment_packages', items = 'package_items') => `COALESCE((
   SELECT json_agg(json_build_object(
     'id', p.id, 'package_type', p.package_type, 'provider_packaging_type', p.provider_packaging_type, 'post_type', p.post_type,
     'weight', p.weight, 'length', p.length, 'width', p.width, 'height', p.height, 'desi', p.desi,
@@ -19,17 +24,18 @@ const PACKAGES_JSON = `COALESCE((
       SELECT json_agg(json_build_object(
         'id', i.id, 'description', i.description, 'gtip', i.gtip, 'origin', i.origin, 'currency_code', i.currency_code,
         'unit_price', i.unit_price, 'quantity', i.quantity, 'category', i.category) ORDER BY i.position)
-      FROM package_items i WHERE i.package_id = p.id), '[]'::json)
+      FROM ${items} i WHERE i.package_id = p.id), '[]'::json)
   ) ORDER BY p.position)
-  FROM consignment_packages p WHERE p.consignment_id = c.id), '[]'::json)`;
+  FROM ${packages} p WHERE p.consignment_id = c.id), '[]'::json)`;
 
 /** A consignment's columns as the record takes them, `c` being its row (a SELECT or an UPDATE's RETURNING). */
-const CONSIGNMENT_COLUMNS = `c.id, c.uuid, c.customer_id, c.user_id, c.status, c.preference, c.provider_id, c.address_resolver_type,
+const consignmentColumns = (packages = packagesJson()) => `c.id, c.uuid, c.customer_id, c.user_id, c.status, c.preference, c.provider_id, c.address_resolver_type,
   c.reference_no, c.invoice_number, c.incoterms_type, c.specific_shipping_method, c.generate_provider_barcode,
   c.specific_provider_barcode, c.barcode, c.consignor, c.consignee, c.documents, c.special_services,
   c.weight, c.desi, c.consignment_type, c.import_id, c.tracking_code, c.tracking_url, c.service_name,
   c.provider_base_cost, c.additional_cost, c.rule_cost, c.service_fee, c.special_service_fee, c.total_cost,
-  c.currency_code, c.currency_rate, c.processed_at, c.created_at, c.updated_at, ${PACKAGES_JSON} AS packages`;
+  c.currency_code, c.currency_rate, c.processed_at, c.created_at, c.updated_at, ${packages} AS packages`;
+const CONSIGNMENT_COLUMNS = consignmentColumns();
 
 const SELECT_CONSIGNMENT = `SELECT ${CONSIGNMENT_COLUMNS} FROM consignments c`;
 
@@ -200,34 +206,57 @@ export const DRAFT_COLUMNS = `preference, provider_id, address_resolver_type, re
   specific_shipping_method, generate_provider_barcode, specific_provider_barcode, consignor, consignee, documents,
   special_services, weight, desi, consignment_type`;
 
-async function insertPackages(tx: Queryable, consignmentId: number, packages: PackageInput[]): Promise<void> {
-  if (packages.length === 0) return;
-  const params: unknown[] = [consignmentId];
-  const values = packages.map((p, position) => {
-    const base = params.length;
-    params.push(position, p.package_type ?? null, p.provider_packaging_type ?? null, p.post_type ?? null, p.weight ?? null, p.length ?? null, p.width ?? null, p.height ?? null, packageDesi(p), p.dangerous_goods ?? null);
-    return `($1, ${Array.from({ length: 10 }, (_, i) => `$${base + i + 1}`).join(', ')})`;
-  });
-  const { rows } = await tx.query<{ id: number; position: number }>(
-    `INSERT INTO consignment_packages (consignment_id, position, package_type, provider_packaging_type, post_type, weight, length, width, height, desi, dangerous_goods)
-     VALUES ${values.join(', ')} RETURNING id, position`,
-    params,
+/** A draft's packages as rows for jsonb_to_recordset (PACKAGE_ROWS), in their order. */
+const packageRows = (packages: PackageInput[]) =>
+  packages.map((p, position) => ({
+    position,
+    package_type: p.package_type ?? null,
+    provider_packaging_type: p.provider_packaging_type ?? null,
+    post_type: p.post_type ?? null,
+    weight: p.weight ?? null,
+    length: p.length ?? null,
+    width: p.width ?? null,
+    height: p.height ?? null,
+    desi: packageDesi(p),
+    dangerous_goods: p.dangerous_goods ?? null,
+  }));
+
+/** The items of a draft's packages as rows for jsonb_to_recordset (ITEM_ROWS): each names its package by position. */
+const itemRows = (packages: PackageInput[]) =>
+  packages.flatMap((p, packagePosition) =>
+    (p.items ?? []).map((item, position) => ({
+      package_position: packagePosition,
+      position,
+      description: item.description ?? null,
+      gtip: item.gtip ?? null,
+      origin: item.origin ?? null,
+      currency_code: item.currency_code ?? null,
+      unit_price: item.unit_price ?? null,
+      quantity: item.quantity ?? null,
+      category: item.category ?? null,
+    })),
   );
-  const itemParams: unknown[] = [];
-  const itemValues: string[] = [];
-  for (const row of rows) {
-    (packages[row.position].items ?? []).forEach((item, position) => {
-      const base = itemParams.length;
-      itemParams.push(row.id, position, item.description ?? null, item.gtip ?? null, item.origin ?? null, item.currency_code ?? null, item.unit_price ?? null, item.quantity ?? null, item.category ?? null);
-      itemValues.push(`(${Array.from({ length: 9 }, (_, i) => `$${base + i + 1}`).join(', ')})`);
-    });
-  }
-  if (itemValues.length === 0) return;
-  await tx.query(
-    `INSERT INTO package_items (package_id, position, description, gtip, origin, currency_code, unit_price, quantity, category) VALUES ${itemValues.join(', ')}`,
-    itemParams,
-  );
-}
+
+const PACKAGE_ROWS = `position int, package_type smallint, provider_packaging_type text, post_type int, weight numeric, length numeric,
+  width numeric, height numeric, desi numeric, dangerous_goods boolean`;
+const ITEM_ROWS = `package_position int, position int, description text, gtip text, origin text, currency_code text, unit_price numeric,
+  quantity int, category text`;
+
+/**
+ * INSERTs of the packages (as `p`) and their items (as `i`) of the consignment `c` returned by an earlier CTE,
+ * from the JSON rows in parameters $packages and $items: one statement text whatever the number of packages.
+ */
+const insertPackagesCte = (packages: string, items: string) => `p AS (
+    INSERT INTO consignment_packages (consignment_id, position, package_type, provider_packaging_type, post_type, weight, length, width, height, desi, dangerous_goods)
+    SELECT c.id, x.position, x.package_type, x.provider_packaging_type, x.post_type, x.weight, x.length, x.width, x.height, x.desi, x.dangerous_goods
+      FROM c, jsonb_to_recordset(${packages}::jsonb) AS x(${PACKAGE_ROWS})
+    RETURNING *
+  ), i AS (
+    INSERT INTO package_items (package_id, position, description, gtip, origin, currency_code, unit_price, quantity, category)
+    SELECT p.id, x.position, x.description, x.gtip, x.origin, x.currency_code, x.unit_price, x.quantity, x.category
+      FROM p JOIN jsonb_to_recordset(${items}::jsonb) AS x(${ITEM_ROWS}) ON x.package_position = p.position
+    RETURNING *
+  )`;
 
 export interface NewDraft {
   uuid: string;
@@ -239,25 +268,44 @@ export interface NewDraft {
   statusMessage: string;
 }
 
-/** Inserts a draft with its packages and first history entry. Idempotent on uuid: a retried call returns the stored draft. */
-export async function insertDraft(tx: Queryable, input: NewDraft): Promise<{ id: number; created: boolean }> {
+/**
+ * Inserts a draft with its packages, items and first history entry, and with `enqueueStart` its outbox entry
+ * (the relay starts its workflow), in one statement, and returns it as stored. Idempotent on uuid: a retried
+ * call returns the stored draft, `created` false.
+ */
+export async function insertDraft(tx: Queryable, input: NewDraft, options: { enqueueStart?: boolean } = {}): Promise<{ record: ConsignmentRecord; created: boolean }> {
   const columns = draftColumns(input.draft);
   const placeholders = columns.map((_, i) => `$${i + 6}`).join(', ');
+  const next = columns.length + 6;
+  const packages = input.draft.packages ?? [];
   // Concurrent requests with the same uuid (an Idempotency-Key replayed at once): the first inserts, the
   // others find its row (or trip over its reference_no first: the caller then finds it by uuid).
-  const { rows } = await tx.query<{ id: number }>(
-    `INSERT INTO consignments (uuid, customer_id, user_id, status, import_id, ${DRAFT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, ${placeholders})
-     ON CONFLICT (uuid) DO NOTHING RETURNING id`,
-    [input.uuid, input.customerId, input.userId, input.status, input.importId ?? null, ...columns],
+  const { rows } = await tx.query<ConsignmentRow>(
+    `WITH c AS (
+       INSERT INTO consignments (uuid, customer_id, user_id, status, import_id, ${DRAFT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, ${placeholders})
+       ON CONFLICT (uuid) DO NOTHING RETURNING *
+     ), ${insertPackagesCte(`$${next}`, `$${next + 1}`)}, h AS (
+       INSERT INTO consignment_history (consignment_id, status, message, event_key) SELECT c.id, c.status, $${next + 2}, 'created' FROM c
+     ), o AS (
+       INSERT INTO consignment_outbox (consignment_id) SELECT c.id FROM c WHERE $${next + 3}::boolean
+     )
+     SELECT ${consignmentColumns(packagesJson('p', 'i'))} FROM c`,
+    [
+      input.uuid,
+      input.customerId,
+      input.userId,
+      input.status,
+      input.importId ?? null,
+      ...columns,
+      JSON.stringify(packageRows(packages)),
+      JSON.stringify(itemRows(packages)),
+      input.statusMessage,
+      options.enqueueStart ?? false,
+    ],
   );
-  if (!rows[0]) {
-    const existing = await tx.query<{ id: number }>('SELECT id FROM consignments WHERE uuid = $1', [input.uuid]);
-    return { id: Number(existing.rows[0].id), created: false };
-  }
-  const id = Number(rows[0].id);
-  await insertPackages(tx, id, input.draft.packages ?? []);
-  await tx.query(`INSERT INTO consignment_history (consignment_id, status, message, event_key) VALUES ($1, $2, $3, 'created')`, [id, input.status, input.statusMessage]);
-  return { id, created: true };
+  if (rows[0]) return { record: toRecord(rows[0]), created: true };
+  const existing = await findConsignment(tx, { uuid: input.uuid });
+  return { record: existing!, created: false };
 }
 
 /** Writes a whole (already merged) draft; packages are replaced only when `replacePackages`. */
@@ -266,9 +314,12 @@ export async function saveDraft(tx: Queryable, uuid: string, draft: DraftInput, 
   const assignments = DRAFT_COLUMNS.split(',').map((c, i) => `${c.trim()} = $${i + 2}`);
   const { rows } = await tx.query<{ id: number }>(`UPDATE consignments SET ${assignments.join(', ')}, updated_at = now() WHERE uuid = $1 RETURNING id`, [uuid, ...columns]);
   if (!replacePackages) return;
-  const id = Number(rows[0].id);
-  await tx.query('DELETE FROM consignment_packages WHERE consignment_id = $1', [id]);
-  await insertPackages(tx, id, draft.packages ?? []);
+  const packages = draft.packages ?? [];
+  await tx.query(
+    `WITH gone AS (DELETE FROM consignment_packages WHERE consignment_id = $1), c AS (SELECT $1::bigint AS id), ${insertPackagesCte('$2', '$3')}
+     SELECT count(*) FROM p`,
+    [Number(rows[0].id), JSON.stringify(packageRows(packages)), JSON.stringify(itemRows(packages))],
+  );
 }
 
 export interface ProcessedFields {

@@ -12,7 +12,6 @@ import {
   type ConsignmentDetails,
   type ConsignmentKey,
 } from '../db/consignments.repository';
-import { enqueueDraftStarts } from '../db/outbox.repository';
 import type { Caller } from '../db/customers.repository';
 import type { Database } from '../db/database';
 import { findLabelFile } from '../db/labels.repository';
@@ -95,18 +94,13 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
       await checkReferences(caller, draft);
       // A reference_no already taken trips the unique index inside the transaction (REFERENCE_USED).
       const { record, created } = await referenceGuard(() =>
-        deps.db.transaction(async (tx) => {
-          const { id, created } = await insertDraft(tx, {
-            uuid,
-            customerId: caller.customerId,
-            userId: caller.userId ?? null,
-            draft,
-            status: STATUS.NEW_DRAFT,
-            statusMessage: statusMessage(STATUS.NEW_DRAFT, 'en'),
-          });
-          if (created) await enqueueDraftStarts(tx, [id]);
-          return { record: (await findConsignment(tx, { id, customerId: caller.customerId }))!, created };
-        }),
+        deps.db.transaction((tx) =>
+          insertDraft(
+            tx,
+            { uuid, customerId: caller.customerId, userId: caller.userId ?? null, draft, status: STATUS.NEW_DRAFT, statusMessage: statusMessage(STATUS.NEW_DRAFT, 'en') },
+            { enqueueStart: true },
+          ),
+        ),
       ).catch(async (error: unknown) => {
         // A concurrent duplicate of this very request (same uuid) may have taken the reference_no first.
         const first = error instanceof DomainError && error.code === 'REFERENCE_USED' ? await findConsignment(deps.db, { uuid }) : undefined;

@@ -215,6 +215,28 @@ describe('update draft (docs/api.md)', () => {
     expect(res.json().data.packages).toHaveLength(2);
   });
 
+  it('keeps each item with its package and both in the order sent, created and replaced, in the answer and as stored', async () => {
+    const shape = (packages: { weight: number; items: { description: string }[] }[]) => packages.map((p) => ({ weight: p.weight, items: p.items.map((i) => i.description) }));
+    // The detail form has no package weights: its items tell the packages apart.
+    const items = (packages: { items: { description: string }[] }[]) => packages.map((p) => p.items.map((i) => i.description));
+    const stored = async (id: number) => items((await svc.request({ method: 'GET', url: `/api/v1/consignments/${id}/details`, apiKey: key })).json().data.packages);
+    const packages = [
+      { weight: 2, items: [{ description: 'Çaydanlık' }, { description: 'Bardak' }, { description: 'Tabak' }] },
+      { weight: 1, items: [] },
+      { weight: 5, items: [{ description: 'Halı' }] },
+    ];
+    const created = (await createDraft(minimal({ packages }))).json().data;
+    expect(shape(created.packages)).toEqual(shape(packages));
+    expect(await stored(created.id)).toEqual(items(packages));
+
+    const replaced = [{ weight: 3, items: [{ description: 'Kilim' }] }, { weight: 4, items: [{ description: 'Yastık' }, { description: 'Yorgan' }] }];
+    const res = await svc.request({ method: 'PUT', url: `/api/v1/consignments/draft/${created.id}`, apiKey: key, payload: { packages: replaced } });
+    expect(shape(res.json().data.packages)).toEqual(shape(replaced));
+    expect(await stored(created.id)).toEqual(items(replaced));
+    const ids = (await svc.request({ method: 'GET', url: `/api/v1/consignments/${created.id}/details`, apiKey: key })).json().data.packages.map((p: { id: number }) => p.id);
+    expect(ids.some((id: number) => created.packages.some((p: { id: number }) => p.id === id))).toBe(false);
+  });
+
   it.each([
     ['en', 'Consignment not found.'],
     ['tr', 'Gönderi bulunamadı.'],
