@@ -87,19 +87,17 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
 
   return {
     /**
-     * Creates a draft: its row and its outbox entry in one transaction (the relay starts its workflow), and
-     * answers at once. `uuid` makes a retry find the draft it created.
+     * Creates a draft: its row and its outbox entry in one statement, so all or nothing (the relay starts its
+     * workflow), and answers at once. `uuid` makes a retry find the draft it created.
      */
     async createDraft(caller: Caller, draft: DraftInput, uuid: string = randomUUID()): Promise<ConsignmentRecord> {
       await checkReferences(caller, draft);
-      // A reference_no already taken trips the unique index inside the transaction (REFERENCE_USED).
+      // A reference_no already taken trips the unique index (REFERENCE_USED).
       const { record, created } = await referenceGuard(() =>
-        deps.db.transaction((tx) =>
-          insertDraft(
-            tx,
-            { uuid, customerId: caller.customerId, userId: caller.userId ?? null, draft, status: STATUS.NEW_DRAFT, statusMessage: statusMessage(STATUS.NEW_DRAFT, 'en') },
-            { enqueueStart: true },
-          ),
+        insertDraft(
+          deps.db,
+          { uuid, customerId: caller.customerId, userId: caller.userId ?? null, draft, status: STATUS.NEW_DRAFT, statusMessage: statusMessage(STATUS.NEW_DRAFT, 'en') },
+          { enqueueStart: true },
         ),
       ).catch(async (error: unknown) => {
         // A concurrent duplicate of this very request (same uuid) may have taken the reference_no first.
