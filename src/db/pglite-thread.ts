@@ -25,6 +25,20 @@ const { PGlite, protocol, parse } = require(workerData.pglitePath);
 const { pg_trgm } = require(workerData.trgmPath);
 const { serialize } = protocol;
 
+/**
+ * bytea in PostgreSQL's hex format, by Buffer's native hex codec: PGlite's own goes byte by byte in JavaScript,
+ * 2.2 ms each way for a 25 kB label PDF (the whole statement then took 5 ms to insert, 3.8 ms to read).
+ */
+const BYTEA_HEX = {
+  serializers: {
+    17: (bytes) => {
+      if (!(bytes instanceof Uint8Array)) throw new Error('Invalid input for bytea type');
+      return '\\\\x' + Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+    },
+  },
+  parsers: { 17: (text) => Buffer.from(text.slice(2), 'hex') },
+};
+
 /** An error as plain data: PostgreSQL's fields (code, constraint, detail, …) survive the trip. */
 const errorData = (error) => {
   const data = { message: String(error && error.message || error), name: error && error.name };
@@ -37,7 +51,7 @@ const errorData = (error) => {
 (async () => {
   let db;
   try {
-    db = await PGlite.create({ dataDir: workerData.dataDir, extensions: { pg_trgm }, startParams: workerData.startParams });
+    db = await PGlite.create({ dataDir: workerData.dataDir, extensions: { pg_trgm }, startParams: workerData.startParams, ...BYTEA_HEX });
   } catch (error) {
     parentPort.postMessage({ id: 0, error: errorData(error) });
     return;

@@ -39,6 +39,30 @@ describe('PGlite in its own thread', () => {
     expect(rows[0].at).toEqual(at);
   });
 
+  it.each([
+    ['in its own thread', true],
+    ["in the caller's thread", false],
+  ])('stores and reads back every byte value of a bytea, and an empty one (%s)', async (_where, pgliteThread) => {
+    const other = pgliteThread ? db : await openDatabase({ pgliteThread: false });
+    try {
+      await other.query('CREATE TABLE IF NOT EXISTS b (id int PRIMARY KEY, content bytea)');
+      await other.query('DELETE FROM b');
+      const everyByte = Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 7) % 256));
+      // A view into a larger buffer: only its own bytes are sent.
+      const slice = Buffer.from('xxİyy').subarray(2, 4);
+      for (const [id, content] of [everyByte, Buffer.alloc(0), new Uint8Array([0, 255]), slice].entries()) {
+        await other.query('INSERT INTO b (id, content) VALUES ($1, $2)', [id, content]);
+      }
+      const { rows } = await other.query<{ content: Buffer; n: number }>('SELECT content, length(content) AS n FROM b ORDER BY id');
+      expect(rows.map((r) => r.n)).toEqual([512, 0, 2, 2]);
+      expect(rows.every((r) => Buffer.isBuffer(r.content))).toBe(true);
+      expect(rows.map((r) => r.content.toString('hex'))).toEqual([everyByte.toString('hex'), '', '00ff', slice.toString('hex')]);
+      await expect(other.query('INSERT INTO b (id, content) VALUES ($1, $2::bytea)', [9, { not: 'bytes' }])).rejects.toThrow(/bytea/);
+    } finally {
+      if (!pgliteThread) await other.close();
+    }
+  }, 60_000);
+
   it("keeps PostgreSQL's error fields: a unique violation is recognised by its code and constraint", async () => {
     const error = await db.query('INSERT INTO t (id) VALUES (1)').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
