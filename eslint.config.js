@@ -62,7 +62,7 @@ module.exports = tseslint.config(
     },
   },
 
-  // src/** in general (db, carriers, labels, feeds, address, webhooks, config, runtime, cli, temporal/client ...):
+  // src/** in general (db, carriers, labels, imports, address, webhooks, config, runtime, cli, temporal/client ...):
   // workflow code is reachable only through the starters.
   {
     files: ['src/**/*.ts'],

@@ -26,9 +26,9 @@ import {
 import { importOrderUuid } from '../src/domain/derived-uuid';
 import { DomainError, type Issue } from '../src/domain/errors';
 import { STATUS, statusMessage } from '../src/domain/statuses';
-import { readCsvRecords } from '../src/feeds/csv-stream';
-import { mapOrder, orderGroups, type OrderIssue } from '../src/feeds/order-mapper';
-import { resolveLayout } from '../src/feeds/presets';
+import { readCsvRecords } from '../src/imports/csv-stream';
+import { mapOrder, orderGroups, type OrderIssue } from '../src/imports/order-mapper';
+import { resolveLayout } from '../src/imports/presets';
 import type { ConsignmentService } from '../src/services/consignments.service';
 import type { ProviderService } from '../src/services/providers.service';
 import type { ImportActivities } from '../workflows/activities';

@@ -19,10 +19,10 @@ import {
 import { DomainError, type Issue } from '../domain/errors';
 import { pageOffset, type PageRequest } from '../domain/pagination';
 import { processingIssues } from '../domain/processing';
-import { CsvScanner, CsvSyntaxError } from '../feeds/csv-stream';
-import { parseImportOptions, type ImportOptions } from '../feeds/import-options';
-import { needsConsignorOption, type OrderIssue } from '../feeds/order-mapper';
-import { hasColumn, resolveLayout } from '../feeds/presets';
+import { CsvScanner, CsvSyntaxError } from '../imports/csv-stream';
+import { parseImportOptions, type ImportOptions } from '../imports/import-options';
+import { needsConsignorOption, type OrderIssue } from '../imports/order-mapper';
+import { hasColumn, resolveLayout } from '../imports/presets';
 import { ERROR_MESSAGES, translate, type Locale } from '../i18n/messages';
 import type { ImportStarter } from '../temporal/import.starter';
 
