@@ -291,11 +291,6 @@ export interface OrderTransition {
   errors?: OrderIssue[] | null;
 }
 
-/** Whether an order in this state has its outcome (with `process`, a created draft still waits for processing). */
-export function isOrderDone(state: OrderState, process: boolean): boolean {
-  return state !== 'pending' && !(state === 'created' && process);
-}
-
 /**
  * Moves orders from their expected state to the next, in one statement guarded by that expected state, and
  * advances the import's counters by the transitions that happened: replays of a batch count nothing twice.
