@@ -8,7 +8,7 @@ import pino, { type Logger } from 'pino';
 import { ensureAddressData } from './address/address-data';
 import { buildApp } from './api/app';
 import { createRateLimiter, rateLimitHook } from './api/plugins/rate-limit';
-import type { HealthReport } from './api/routes/health.routes';
+import type { HealthReport } from './health';
 import { createConsignmentService } from './services/consignments.service';
 import { createDocumentService } from './services/documents.service';
 import { createImportService } from './services/imports.service';
