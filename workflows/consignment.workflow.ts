@@ -195,6 +195,9 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
 
   setHandler(consignmentStateQuery, () => state);
 
+  // Histories only: before the outbox, drafts were created by this update (update-with-start). No production code
+  // sends it now; workflows started that way (and their recorded histories, test/workflows/histories/) still
+  // replay through it, so it stays until no such workflow runs. Replayed by test/workflows/consignment-replay.test.ts.
   setHandler(createDraftUpdate, (request) =>
     lock.run(async () => {
       if (state.creation === 'refused' && state.refusal) {
@@ -363,6 +366,7 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
       publish(eventId);
     });
 
+  // Histories only: a workflow started without state waited for its createDraft (the relay starts drafts created).
   if (state.creation === 'pending') {
     await condition(() => state.creation !== 'pending', input.creationTimeoutMs ?? DEFAULT_CREATION_TIMEOUT_MS);
     if ((state.creation as ConsignmentState['creation']) !== 'created') {
