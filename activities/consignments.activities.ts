@@ -2,7 +2,7 @@ import { serviceBarcode } from '../src/carriers/barcode';
 import { addressLookups, correctionText, resolveDraftAddresses } from '../src/address/address-resolver';
 import type { CarrierRegistry } from '../src/carriers/registry';
 import { findCarrierLabel } from '../src/db/carrier-bookings.repository';
-import { describeChoice, type ProviderService } from '../src/services/providers.service';
+import { describeChoice, type Providers } from '../src/carriers/providers';
 import {
   deleteDraftRow,
   findConsignment,
@@ -40,7 +40,7 @@ export interface ConsignmentActivityDeps {
   /** the built-in carriers, which quote (cheapest and fastest choose among them) */
   carriers: CarrierRegistry;
   /** every provider of a customer: built-in carriers and carrier accounts */
-  providers: ProviderService;
+  providers: Providers;
   /** the process's metrics (consignments processed, cancelled, deleted; status changes) */
   metrics?: Metrics;
   /** the process's logger */
@@ -95,7 +95,10 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
   };
 
   return {
-    /** Inserts the draft (idempotent on uuid) and returns it as stored. */
+    /**
+     * Histories only: the write of the workflow's createDraft handler, which no production code sends now.
+     * Inserts the draft (idempotent on uuid) through the one draft insert and returns it as stored.
+     */
     insertDraft(request) {
       return asActivity(() =>
         referenceGuard(() =>

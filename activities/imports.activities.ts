@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { Metrics } from '../src/metrics';
 import { addressLookups, correctionText, resolveDraftAddresses } from '../src/address/address-resolver';
-import { findByReferences, findConsignment, insertHistory } from '../src/db/consignments.repository';
+import { findByReferences, findConsignment, findConsignmentRef, insertHistory } from '../src/db/consignments.repository';
 import { enqueueDraftStarts } from '../src/db/outbox.repository';
 import { forEachLimit } from '../src/domain/concurrency';
 import type { Caller } from '../src/db/customers.repository';
@@ -29,8 +29,8 @@ import { STATUS, statusMessage } from '../src/domain/statuses';
 import { readCsvRecords } from '../src/imports/csv-stream';
 import { mapOrder, orderGroups, type OrderIssue } from '../src/imports/order-mapper';
 import { resolveLayout } from '../src/imports/presets';
-import type { ConsignmentService } from '../src/services/consignments.service';
-import type { ProviderService } from '../src/services/providers.service';
+import { draftStartOf, type ConsignmentStarter } from '../src/temporal/consignment.starter';
+import type { Providers } from '../src/carriers/providers';
 import type { ImportActivities } from '../workflows/activities';
 import { asActivity } from './failures';
 
@@ -38,13 +38,13 @@ export interface ImportActivityDeps {
   db: Database;
   /** the process's metrics (rows read, orders by the state they reached) */
   metrics?: Metrics;
-  providers: Pick<ProviderService, 'issue'>;
+  providers: Pick<Providers, 'issue'>;
   /** how long processing an imported order waits for a carrier that does not answer (IMPORT_CARRIER_WAIT_MS) */
   importCarrierWaitMs: number;
   /** new drafts are in the outbox: the relay (in this process) starts their workflows now */
   draftsQueued?: () => void;
-  /** processes imported drafts as the API does */
-  consignments: ConsignmentService;
+  /** the consignment workflows' starter: imported drafts are processed by their workflows, as the API's are */
+  lifecycles: Pick<ConsignmentStarter, 'process'>;
 }
 
 /** Parsed orders written per transaction. */
@@ -256,8 +256,11 @@ export function createImportActivities(deps: ImportActivityDeps) {
         await record(processed, () =>
           forEachLimit(toProcess, concurrency, async ({ order, id }) => {
             try {
-              // Keyed by the order: a retried batch (a worker that crashed mid-way) attaches to the processing it sent.
-              await deps.consignments.processDraft(caller, id, null, 'pdf', { carrierWaitMs: deps.importCarrierWaitMs, updateId: `process-${importOrderUuid(importId, order.seq)}` });
+              const current = await findConsignmentRef(deps.db, imp.customerId, id);
+              if (!current) throw new DomainError('DRAFT_NOT_FOUND');
+              // Straight to the draft's workflow, which decides (not a draft, carrier, label). Keyed by the order: a
+              // retried batch (a worker that crashed mid-way) attaches to the processing it sent.
+              await deps.lifecycles.process(draftStartOf(current, caller.customerCode), { patch: null, labelFormat: 'pdf', carrierWaitMs: deps.importCarrierWaitMs }, `process-${importOrderUuid(importId, order.seq)}`);
               processed.push({ seq: order.seq, from: 'created', to: 'processed' });
             } catch (refusal) {
               if (!(refusal instanceof DomainError)) throw refusal;

@@ -180,6 +180,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
           providers,
           importCarrierWaitMs: config.importCarrierWaitMs,
           draftsQueued,
+          lifecycles,
           consignments,
           deliveries,
           webhooks: { allowPrivate: config.webhookAllowPrivate, retry: config.webhookRetry },
