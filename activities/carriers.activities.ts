@@ -10,7 +10,7 @@ import { closeIntent, findBooking, findIntents, markBookingCancelled, recordInte
 import type { Database } from '../src/db/database';
 import { DomainError } from '../src/domain/errors';
 import type { BookedShipment } from '../src/domain/shipment';
-import { providerEventId } from '../src/domain/tracking';
+import { carrierEventOf } from '../src/domain/tracking';
 import type { Providers } from '../src/carriers/providers';
 import type { CarrierActivities } from '../workflows/activities';
 import { asActivity } from './failures';
@@ -201,13 +201,7 @@ export function createCarrierActivities({ db, providers, sdrRates, metrics, log 
       return carrierCall(async () => {
         const carrier = await carrierFor(request.providerId);
         const events = await measured(carrier, 'track', () => carrier.track({ bookingKey: '', trackingCode: request.trackingCode, carrierReference: request.carrierReference }));
-        return events.map((e) => ({
-          eventId: providerEventId(request.providerId, e.eventId),
-          event: e.event,
-          occurredAt: e.occurredAt.toISOString(),
-          location: e.location ?? null,
-          message: e.message ?? null,
-        }));
+        return events.map((e) => carrierEventOf(request.providerId, e));
       });
     },
 

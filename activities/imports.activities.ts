@@ -23,9 +23,11 @@ import {
   type StoredOrder,
   recordCorrections,
 } from '../src/db/imports.repository';
+import { isProcessed } from '../src/domain/consignment';
 import { importOrderUuid } from '../src/domain/derived-uuid';
+import { newDraft } from '../src/domain/draft';
 import { DomainError, type Issue } from '../src/domain/errors';
-import { STATUS, statusMessage } from '../src/domain/statuses';
+import { STATUS } from '../src/domain/statuses';
 import { readCsvRecords } from '../src/imports/csv-stream';
 import { mapOrder, orderGroups, type OrderIssue } from '../src/imports/order-mapper';
 import { resolveLayout } from '../src/imports/presets';
@@ -110,15 +112,7 @@ export function createImportActivities(deps: ImportActivityDeps) {
     // it cannot place is left to processing, which refuses it in the strict mode (as for any draft).
     const lookups = addressLookups(deps.db);
     const resolved = await Promise.all(inserts.map(({ order }) => resolveDraftAddresses(lookups, order.draft!)));
-    const draftOf = ({ uuid }: { order: StoredOrder; uuid: string }, i: number) => ({
-      uuid,
-      customerId: imp.customerId,
-      userId: caller.userId ?? null,
-      importId: imp.id,
-      draft: resolved[i].draft,
-      status: STATUS.NEW_DRAFT,
-      statusMessage: statusMessage(STATUS.NEW_DRAFT, 'en'),
-    });
+    const draftOf = ({ uuid }: { order: StoredOrder; uuid: string }, i: number) => newDraft({ uuid, customerId: imp.customerId, userId: caller.userId ?? null, importId: imp.id, draft: resolved[i].draft });
     let insertedNow = 0;
     await deps.db.transaction(async (tx) => {
       const ids = await insertDraftBatch(tx, inserts.map(draftOf));
@@ -266,7 +260,7 @@ export function createImportActivities(deps: ImportActivityDeps) {
               if (!(refusal instanceof DomainError)) throw refusal;
               // A retried batch finds the drafts its first attempt processed: no longer drafts, and labelled.
               const current = await findConsignment(deps.db, { id, customerId: imp.customerId });
-              if (refusal.code === 'NOT_DRAFT' && current && current.status !== STATUS.NEW_DRAFT && current.barcode) {
+              if (refusal.code === 'NOT_DRAFT' && current && isProcessed(current)) {
                 processed.push({ seq: order.seq, from: 'created', to: 'processed' });
               } else {
                 processed.push({ seq: order.seq, from: 'created', to: 'failed', errors: orderIssues(order, refusal) });

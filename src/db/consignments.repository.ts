@@ -1,7 +1,7 @@
 import type { ConsignmentRecord, HistoryEntry } from '../domain/consignment';
 import type { ConsignmentFilter } from '../domain/consignment-filter';
 import { pageOffset, type PageRequest } from '../domain/pagination';
-import type { DraftInput, PackageInput } from '../domain/draft';
+import { referenceUsed, type DraftInput, type PackageInput } from '../domain/draft';
 import { DomainError } from '../domain/errors';
 import type { Costs } from '../domain/fees';
 import { STATUS } from '../domain/statuses';
@@ -164,7 +164,7 @@ export async function isReferenceTaken(q: Queryable, customerId: number, referen
 
 /** The one reference rule: REFERENCE_USED when another consignment of the customer has `referenceNo`. */
 export async function refuseTakenReference(q: Queryable, customerId: number, referenceNo: string | null | undefined, exceptUuid?: string): Promise<void> {
-  if (referenceNo && (await isReferenceTaken(q, customerId, referenceNo, exceptUuid))) throw new DomainError('REFERENCE_USED', { field: 'reference_no' });
+  if (referenceNo && (await isReferenceTaken(q, customerId, referenceNo, exceptUuid))) throw referenceUsed();
 }
 
 /** The consignment a carrier's tracking code belongs to (carrier events name shipments by tracking code). */
@@ -338,7 +338,7 @@ export async function referenceGuard<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
-    if (isUniqueViolation(error, REFERENCE_INDEX)) throw new DomainError('REFERENCE_USED', { field: 'reference_no' });
+    if (isUniqueViolation(error, REFERENCE_INDEX)) throw referenceUsed();
     throw error;
   }
 }

@@ -18,10 +18,10 @@ import type { Database } from '../db/database';
 import { findLabelFile } from '../db/labels.repository';
 import type { ConsignmentRecord, HistoryEntry } from '../domain/consignment';
 import type { ConsignmentFilter } from '../domain/consignment-filter';
-import type { DraftInput } from '../domain/draft';
+import { newDraft, type DraftInput } from '../domain/draft';
 import type { PageRequest } from '../domain/pagination';
 import { DomainError } from '../domain/errors';
-import { cancelRule, requireDraft, STATUS, statusMessage } from '../domain/statuses';
+import { cancelRule, isDraft, requireDraft, STATUS } from '../domain/statuses';
 import { isCarrierReported, type CarrierEvent } from '../domain/tracking';
 import type { ProcessResult } from '../../workflows/consignment.messages';
 import type { Metrics } from '../metrics';
@@ -96,14 +96,7 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
       // A reference_no already taken trips the unique index inside the transaction (REFERENCE_USED).
       const { record, created } = await referenceGuard(() =>
         deps.db.transaction(async (tx) => {
-          const { id, created } = await insertDraft(tx, {
-            uuid,
-            customerId: caller.customerId,
-            userId: caller.userId ?? null,
-            draft,
-            status: STATUS.NEW_DRAFT,
-            statusMessage: statusMessage(STATUS.NEW_DRAFT, 'en'),
-          });
+          const { id, created } = await insertDraft(tx, newDraft({ uuid, customerId: caller.customerId, userId: caller.userId ?? null, draft }));
           if (created) await enqueueDraftStarts(tx, [id]);
           return { record: (await findConsignment(tx, { id, customerId: caller.customerId }))!, created };
         }),
@@ -161,7 +154,7 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
       if (patch) await checkReferences(caller, patch);
       const current = await findConsignmentRef(deps.db, caller.customerId, id);
       if (!current) throw new DomainError('DRAFT_NOT_FOUND');
-      if (current.status !== STATUS.NEW_DRAFT && options.updateId) {
+      if (!isDraft(current.status) && options.updateId) {
         // No longer a draft: answered from the update this key sent, if the workflow has it. If a crash lost
         // that update after its writes committed, the same update sent again recognises the processing as its
         // own (the consignment records its key) and answers it; another request's key is refused by the workflow.
