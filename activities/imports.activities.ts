@@ -1,28 +1,14 @@
 import { Context } from '@temporalio/activity';
 import type { Metrics } from '../src/metrics';
 import { addressLookups, correctionText, resolveDraftAddresses } from '../src/address/address-resolver';
-import { findByReferences, findConsignment, findConsignmentRef, insertHistory } from '../src/db/consignments.repository';
+import { findByReferences, findConsignment, findConsignmentRef, insertDraftBatch, insertHistory } from '../src/db/consignments.repository';
 import { enqueueDraftStarts } from '../src/db/outbox.repository';
 import { forEachLimit } from '../src/domain/concurrency';
 import type { Caller } from '../src/db/customers.repository';
 import type { Database } from '../src/db/database';
-import {
-  findImport,
-  findImportCaller,
-  finishImport,
-  insertDraftBatch,
-  insertParsedOrders,
-  loadOrders,
-  markImportStarted,
-  readFile,
-  recordTransitions,
-  type ImportRecord,
-  type OrderTransition,
-  type ParseCursor,
-  type ParsedOrder,
-  type StoredOrder,
-  recordCorrections,
-} from '../src/db/imports.repository';
+import { findImport, findImportCaller, finishImport, markImportStarted, type ImportRecord, type ParseCursor } from '../src/db/imports.repository';
+import { readFile } from '../src/db/import-files.repository';
+import { insertParsedOrders, loadOrders, recordCorrections, recordTransitions, type OrderTransition, type ParsedOrder, type StoredOrder } from '../src/db/import-orders.repository';
 import { isProcessed } from '../src/domain/consignment';
 import { importOrderUuid } from '../src/domain/derived-uuid';
 import { newDraft } from '../src/domain/draft';

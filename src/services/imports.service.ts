@@ -2,20 +2,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Caller } from '../db/customers.repository';
 import type { Database } from '../db/database';
 import type { ProviderService } from './providers.service';
-import {
-  FINISHED_STATES,
-  countOrderErrors,
-  createFileWriter,
-  deleteFile,
-  deleteImport,
-  findImport,
-  insertImport,
-  listCorrections,
-  listErrorEntries,
-  listImports,
-  listOrderErrors,
-  type ImportRecord,
-} from '../db/imports.repository';
+import { deleteImport, FINISHED_STATES, findImport, insertImport, listImports, type ImportRecord } from '../db/imports.repository';
+import { createFileWriter, deleteFile } from '../db/import-files.repository';
+import { countOrderErrors, listCorrections, listErrorEntries, listOrderErrors } from '../db/import-orders.repository';
 import { DomainError, type Issue } from '../domain/errors';
 import { pageOffset, type PageRequest } from '../domain/pagination';
 import { processingIssues } from '../domain/processing';
