@@ -12,7 +12,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ConsignmentRecord } from '../src/domain/consignment';
-import { cancelRule, canTransition, isFinal, STATUS, statusName } from '../src/domain/statuses';
+import { cancelRule, canTransition, isDraft, isFinal, STATUS, statusName } from '../src/domain/statuses';
 import { TRACKING_EVENT_STATUS } from '../src/domain/tracking';
 import type { LifecycleActivities } from './activities';
 import {
@@ -181,7 +181,7 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
   };
   const requireDraft = () => {
     if (state.deleted) refuse('CONSIGNMENT_NOT_FOUND');
-    if (state.creation !== 'created' || state.status !== STATUS.NEW_DRAFT) refuse('NOT_DRAFT');
+    if (state.creation !== 'created' || !isDraft(state.status)) refuse('NOT_DRAFT');
   };
   /** A final status, or the draft deleted: nothing more will happen to it. */
   const ended = () => isFinal(state.status) || state.deleted === true;
