@@ -36,6 +36,21 @@ const workflowFilesOnlyForStartersAndWorker = {
     'Only src/temporal/*.starter.ts (as `import type`) and src/temporal/worker.ts may import workflow code (workflows/*.workflow.ts, workflows/index.ts): everything else starts, signals and updates workflows through a starter, by workflow type name.',
 };
 
+/** The HTTP layer reaches Temporal and activities only through src/services. */
+const apiRestrictions = [
+  { regex: intoRoot('workflows'), message: 'src/api is HTTP only: it never imports workflows/ (it reaches Temporal only through src/services).' },
+  { regex: intoRoot('activities'), message: 'src/api is HTTP only: it never imports activities/ (shared operations live in src/services).' },
+  { regex: intoSrc('temporal'), message: 'src/api is HTTP only: it never imports src/temporal (it reaches Temporal only through src/services).' },
+];
+
+/** src/temporal is called by services and the API's wiring; only the worker (src/temporal/worker.ts) loads activities. */
+const activitiesOnlyInWorker = { regex: intoRoot('activities'), message: 'Only src/temporal/worker.ts imports activities/ (it registers them).' };
+const temporalRestrictions = [
+  { regex: intoSrc('api'), message: 'src/temporal never imports src/api (the worker\'s own HTTP port included): shared types such as the health report live outside both.' },
+  { regex: intoSrc('services'), message: 'src/temporal never imports src/services: services call the starters, not the other way round.' },
+  activitiesOnlyInWorker,
+];
+
 /** Rule entry for files outside workflows/ that have no folder rule of their own. */
 const restrict = (...patterns) => ['error', { patterns }];
 
@@ -62,7 +77,7 @@ module.exports = tseslint.config(
     },
   },
 
-  // src/** in general (db, carriers, labels, feeds, address, webhooks, config, runtime, cli, temporal/client ...):
+  // src/** in general (db, carriers, labels, imports, address, webhooks, config, runtime, cli, temporal/client ...):
   // workflow code is reachable only through the starters.
   {
     files: ['src/**/*.ts'],
@@ -105,7 +120,11 @@ module.exports = tseslint.config(
     files: ['activities/**/*.ts'],
     rules: {
       'no-restricted-imports': restrict(
-        { regex: intoSrc('api'), message: 'activities/ never imports the HTTP layer (src/api): shared operations live in src/services.' },
+        { regex: intoSrc('api'), message: 'activities/ never imports the HTTP layer (src/api).' },
+        {
+          regex: intoSrc('services'),
+          message: 'activities/ never imports src/services: activities get ports (repositories, the carrier factory in src/carriers, the starters in src/temporal), and the service layer calls into the workflows, not the other way round.',
+        },
         {
           regex: WORKFLOW_FILE,
           message: 'activities/ never imports workflow code (workflows/*.workflow.ts, workflows/index.ts), not even as a type: start or signal workflows through src/temporal/*.starter.ts.',
@@ -132,20 +151,79 @@ module.exports = tseslint.config(
 
   {
     files: ['src/api/**/*.ts'],
+    rules: { 'no-restricted-imports': restrict(...apiRestrictions) },
+  },
+
+  {
+    // Routes do HTTP: they reach repositories only through services. Record types (and the `Queryable` the
+    // idempotency helper takes) may still be named, as types.
+    files: ['src/api/routes/**/*.ts'],
     rules: {
       'no-restricted-imports': restrict(
-        { regex: intoRoot('workflows'), message: 'src/api is HTTP only: it never imports workflows/ (it reaches Temporal only through src/services).' },
-        { regex: intoRoot('activities'), message: 'src/api is HTTP only: it never imports activities/ (shared operations live in src/services).' },
-        { regex: intoSrc('temporal'), message: 'src/api is HTTP only: it never imports src/temporal (it reaches Temporal only through src/services).' },
+        ...apiRestrictions,
+        { regex: intoSrc('db'), allowTypeImports: true, message: 'Routes reach repositories only through src/services (a route may name a record type from src/db, as a type).' },
       ),
     },
+  },
+
+  {
+    // Repositories: SQL over the connection. They serve every other layer, so they import none of them.
+    files: ['src/db/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        ...['api', 'services', 'temporal', 'carriers', 'labels', 'webhooks', 'http'].map((dir) => ({
+          regex: intoSrc(dir),
+          message: `src/db holds the repositories every layer uses: it never imports src/${dir} (the direction is ${dir} → db).`,
+        })),
+        { regex: intoRoot('activities'), message: 'src/db never imports activities/ (activities use the repositories).' },
+        { regex: intoRoot('workflows'), message: 'src/db never imports workflows/ (shared types live in src/domain).' },
+      ),
+    },
+  },
+
+  {
+    // Carriers talk to carriers over HTTP; what they need of the database (accounts, lookup budgets) comes in as ports.
+    files: ['src/carriers/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        ...['api', 'services', 'db', 'temporal', 'labels'].map((dir) => ({
+          regex: intoSrc(dir),
+          // A record type of src/db (an account as stored) may be named; its functions come in as ports.
+          ...(dir === 'db' ? { allowTypeImports: true } : {}),
+          message: `src/carriers never imports src/${dir}: carriers are used by activities and services, and what they need of the database comes in as ports (functions) from the wiring.`,
+        })),
+        { regex: intoRoot('activities'), message: 'src/carriers never imports activities/ (activities call carriers).' },
+        { regex: intoRoot('workflows'), message: 'src/carriers never imports workflows/ (shared types live in src/domain).' },
+      ),
+    },
+  },
+
+  {
+    // Labels render documents; activities and services call them.
+    files: ['src/labels/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        ...['api', 'services', 'temporal', 'carriers'].map((dir) => ({
+          regex: intoSrc(dir),
+          message: `src/labels renders documents for activities and services: it never imports src/${dir}.`,
+        })),
+        { regex: intoRoot('activities'), message: 'src/labels never imports activities/ (activities render labels).' },
+        { regex: intoRoot('workflows'), message: 'src/labels never imports workflows/ (shared types live in src/domain).' },
+      ),
+    },
+  },
+
+  {
+    // The Temporal client side: starters, relays, the worker's process. Services and the API call into it.
+    files: ['src/temporal/**/*.ts'],
+    rules: { 'no-restricted-imports': restrict(...temporalRestrictions, workflowFilesOnlyForStartersAndWorker) },
   },
 
   {
     // A starter owns how one workflow type is started/updated/signalled; it needs the workflow's signature only.
     files: ['src/temporal/*.starter.ts'],
     rules: {
-      'no-restricted-imports': restrict({
+      'no-restricted-imports': restrict(...temporalRestrictions, {
         regex: WORKFLOW_FILE,
         allowTypeImports: true,
         message: 'Starters import workflow code as types only (`import type { fooWorkflow }`) and start workflows by type name: a value import would load workflow code outside the workflow sandbox.',
@@ -154,9 +232,9 @@ module.exports = tseslint.config(
   },
 
   {
-    // The worker bundles workflows/ and registers the activities: it may import both.
+    // The worker bundles workflows/ and registers the activities: it may import both, and still not the API or services.
     files: ['src/temporal/worker.ts'],
-    rules: { 'no-restricted-imports': 'off' },
+    rules: { 'no-restricted-imports': restrict(...temporalRestrictions.filter((r) => r !== activitiesOnlyInWorker)) },
   },
 
   {

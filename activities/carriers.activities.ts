@@ -10,8 +10,8 @@ import { closeIntent, findBooking, findIntents, markBookingCancelled, recordInte
 import type { Database } from '../src/db/database';
 import { DomainError } from '../src/domain/errors';
 import type { BookedShipment } from '../src/domain/shipment';
-import { providerEventId } from '../src/domain/tracking';
-import type { ProviderService } from '../src/services/providers.service';
+import { carrierEventOf } from '../src/domain/tracking';
+import type { Providers } from '../src/carriers/providers';
 import type { CarrierActivities } from '../workflows/activities';
 import { asActivity } from './failures';
 
@@ -19,7 +19,8 @@ export interface CarrierActivityDeps {
   db: Database;
   /** the process's logger (tracking failures and voided duplicates; never credentials) */
   log?: Logger;
-  providers: ProviderService;
+  /** the carrier factory: built-in carriers and accounts' carriers, by provider id */
+  providers: Providers;
   /** SDR rates for the CN22/CN23 choice (CUSTOMS_SDR_RATES); default the built-in table */
   sdrRates?: SdrRates;
   /** the process's metrics (carrier calls and their latency) */
@@ -49,11 +50,7 @@ function carrierCall<T>(fn: () => Promise<T>): Promise<T> {
 
 /** Calls to carriers. Bookings are keyed by the consignment uuid, so a retry never books twice. */
 export function createCarrierActivities({ db, providers, sdrRates, metrics, log }: CarrierActivityDeps) {
-  const carrierFor = async (providerId: number): Promise<Carrier> => {
-    const carrier = await providers.carrierFor(providerId);
-    if (!carrier) throw new DomainError('VALIDATION_FAILED', [{ code: 'PROVIDER_NOT_FOUND', field: 'provider_id', params: { provider_id: providerId } }]);
-    return carrier;
-  };
+  const carrierFor = providers.requireCarrier;
   /** One call to a carrier, counted by its kind, the operation and how it ended, and timed. */
   const measured = async <T>(carrier: Carrier, operation: 'book' | 'find' | 'track' | 'cancel', call: () => Promise<T>): Promise<T> => {
     const stop = metrics?.carrierDuration.startTimer({ carrier: carrier.kind, operation });
@@ -204,13 +201,7 @@ export function createCarrierActivities({ db, providers, sdrRates, metrics, log 
       return carrierCall(async () => {
         const carrier = await carrierFor(request.providerId);
         const events = await measured(carrier, 'track', () => carrier.track({ bookingKey: '', trackingCode: request.trackingCode, carrierReference: request.carrierReference }));
-        return events.map((e) => ({
-          eventId: providerEventId(request.providerId, e.eventId),
-          event: e.event,
-          occurredAt: e.occurredAt.toISOString(),
-          location: e.location ?? null,
-          message: e.message ?? null,
-        }));
+        return events.map((e) => carrierEventOf(request.providerId, e));
       });
     },
 

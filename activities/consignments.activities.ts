@@ -2,7 +2,7 @@ import { serviceBarcode } from '../src/carriers/barcode';
 import { addressLookups, correctionText, resolveDraftAddresses } from '../src/address/address-resolver';
 import type { CarrierRegistry } from '../src/carriers/registry';
 import { findCarrierLabel } from '../src/db/carrier-bookings.repository';
-import { describeChoice, type ProviderService } from '../src/services/providers.service';
+import { describeChoice, type Providers } from '../src/carriers/providers';
 import {
   deleteDraftRow,
   findConsignment,
@@ -20,12 +20,11 @@ import { findLabelId, insertLabel, voidLabels } from '../src/db/labels.repositor
 import { appendDeletedEvent, appendStatusEvent } from '../src/db/status-events.repository';
 import type { ConsignmentRecord } from '../src/domain/consignment';
 import { statusEventId } from '../src/domain/derived-uuid';
-import { applyDraftPatch, PREFERENCE, type DraftInput } from '../src/domain/draft';
+import { applyDraftPatch, newDraft, PREFERENCE } from '../src/domain/draft';
 import { DomainError } from '../src/domain/errors';
 import { costsOf } from '../src/domain/fees';
-import { processingIssues } from '../src/domain/processing';
-import { shipmentSpecOf, type ProcessingPlan } from '../src/domain/shipment';
-import { requireDraft, STATUS, statusMessage, statusName } from '../src/domain/statuses';
+import { planProcessing, toDraftInput, type PlannerPorts } from '../src/domain/processing-planner';
+import { isDraft, requireDraft, STATUS, statusName } from '../src/domain/statuses';
 import type { Metrics } from '../src/metrics';
 import type { Logger } from 'pino';
 import { totals } from '../src/domain/weights';
@@ -40,7 +39,7 @@ export interface ConsignmentActivityDeps {
   /** the built-in carriers, which quote (cheapest and fastest choose among them) */
   carriers: CarrierRegistry;
   /** every provider of a customer: built-in carriers and carrier accounts */
-  providers: ProviderService;
+  providers: Providers;
   /** the process's metrics (consignments processed, cancelled, deleted; status changes) */
   metrics?: Metrics;
   /** the process's logger */
@@ -54,61 +53,34 @@ async function load(q: Queryable, uuid: string, forUpdate = false): Promise<Cons
   return record;
 }
 
-/** The stored draft as request fields again, so a patch can be merged onto it. */
-function toDraftInput(record: ConsignmentRecord): DraftInput {
-  return {
-    preference: record.preference,
-    provider_id: record.provider_id,
-    address_resolver_type: record.address_resolver_type,
-    reference_no: record.reference_no,
-    invoice_number: record.invoice_number,
-    incoterms_type: record.incoterms_type,
-    specific_shipping_method: record.specific_shipping_method,
-    generate_provider_barcode: record.generate_provider_barcode,
-    specific_provider_barcode: record.specific_provider_barcode,
-    consignor: record.consignor,
-    consignee: record.consignee,
-    packages: record.packages.map(({ id: _id, desi: _desi, quantity: _quantity, items, ...rest }) => ({ ...rest, items: items.map(({ id: _itemId, ...item }) => item) })),
-    documents: record.documents,
-    special_services: record.special_services,
-  };
-}
-
 /** Read-model writes of the consignment lifecycle. Each is one transaction and safe to retry. */
 export function createConsignmentActivities({ db, carriers, providers, metrics, log }: ConsignmentActivityDeps) {
-  /** The plan of a processing already written: its carrier as booked, the draft as stored, nothing to patch. */
-  const replanProcessed = async (current: ConsignmentRecord, processKey: string): Promise<ProcessingPlan> => {
-    const draft = toDraftInput(current);
-    const providerId = current.provider_id!;
-    const carrier = await providers.carrierFor(providerId);
-    return {
-      draft,
-      replacePackages: false,
-      patched: false,
-      providerId,
-      shipment: shipmentSpecOf(draft),
-      serviceBarcode: current.barcode!,
-      carrierPushes: carrier?.supportsPush ?? false,
-      carrierInProcess: providers.isBuiltIn(providerId),
-      processKey,
-    };
+  /** The planner's view of the world (src/domain/processing-planner.ts): the read model, address data, the carrier directory. */
+  const plannerPorts: PlannerPorts = {
+    findProcessKey: (uuid) => findProcessKey(db, uuid),
+    resolveAddresses: (draft) => resolveDraftAddresses(addressLookups(db), draft),
+    providerIssue: (customerId, providerId) => providers.issue(customerId, providerId),
+    refuseTakenReference: (customerId, referenceNo, exceptUuid) => refuseTakenReference(db, customerId, referenceNo, exceptUuid),
+    isBuiltIn: (providerId) => providers.isBuiltIn(providerId),
+    carrierPushes: async (providerId) => (await providers.carrierFor(providerId))?.supportsPush ?? false,
+    chooseSpecific: async (shipment, providerId) => (await carriers.choose(shipment, PREFERENCE.SPECIFIC, providerId))?.carrier.id,
+    chooseAmong: async (customerId, shipment, parties, preference) => {
+      const { chosen, considered } = await providers.choose(customerId, shipment, parties, preference);
+      return chosen ? { providerId: chosen.providerId, note: describeChoice(preference, chosen, considered) } : undefined;
+    },
+    serviceBarcode,
   };
 
   return {
-    /** Inserts the draft (idempotent on uuid) and returns it as stored. */
+    /**
+     * Histories only: the write of the workflow's createDraft handler, which no production code sends now.
+     * Inserts the draft (idempotent on uuid) through the one draft insert and returns it as stored.
+     */
     insertDraft(request) {
       return asActivity(() =>
         referenceGuard(() =>
           db.transaction(async (tx) => {
-            await insertDraft(tx, {
-              uuid: request.uuid,
-              customerId: request.customerId,
-              userId: request.userId,
-              importId: request.importId,
-              draft: request.draft,
-              status: STATUS.NEW_DRAFT,
-              statusMessage: statusMessage(STATUS.NEW_DRAFT, 'en'),
-            });
+            await insertDraft(tx, newDraft({ uuid: request.uuid, customerId: request.customerId, userId: request.userId, importId: request.importId, draft: request.draft }));
             return load(tx, request.uuid);
           }),
         ),
@@ -134,72 +106,7 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
      * carrier by its preference. Writes nothing: a refusal leaves the draft as it was.
      */
     planProcessing({ uuid, patch, processKey }) {
-      return asActivity(async () => {
-        const current = await load(db, uuid);
-        // This very update processed it already, and a crash lost the update from the engine after the write
-        // committed: the plan of what was done, so booking and writing (both idempotent) answer it again.
-        if (current.status !== STATUS.NEW_DRAFT && processKey && (await findProcessKey(db, uuid)) === processKey) return replanProcessed(current, processKey);
-        requireDraft(current.status);
-        // Address resolution (address_resolver_type 1 or 2) before anything reads the parties.
-        const resolution = await resolveDraftAddresses(addressLookups(db), applyDraftPatch(toDraftInput(current), patch ?? {}));
-        const draft = resolution.draft;
-        const patched = (patch != null && Object.keys(patch).length > 0) || resolution.corrections.length > 0;
-        const issues = [...resolution.problems, ...processingIssues(draft)];
-        const corrected = resolution.corrections.length > 0 ? { addressCorrections: resolution.corrections } : {};
-        const providerIssue = await providers.issue(current.customer_id, draft.provider_id);
-        if (providerIssue) issues.push(providerIssue);
-        if (issues.length) throw new DomainError('VALIDATION_FAILED', issues);
-        await refuseTakenReference(db, current.customer_id, patch?.reference_no, uuid);
-        const shipment = shipmentSpecOf(draft);
-        const { weightKg: weight, desi } = shipment;
-        // A provider_id without a preference means that provider.
-        const preference = draft.preference ?? PREFERENCE.SPECIFIC;
-        if (preference === PREFERENCE.SPECIFIC && draft.provider_id != null && !providers.isBuiltIn(draft.provider_id)) {
-          // A carrier account: its carrier prices and accepts (or refuses) the shipment when it books.
-          const account = await providers.carrierFor(draft.provider_id);
-          return {
-            draft,
-            replacePackages: patch?.packages !== undefined,
-            patched,
-            providerId: draft.provider_id,
-            shipment,
-            serviceBarcode: serviceBarcode(current.id),
-            carrierPushes: account?.supportsPush ?? false,
-            carrierInProcess: false,
-            ...corrected,
-            ...(processKey ? { processKey } : {}),
-          };
-        }
-        const noCarrier = () =>
-          new DomainError('NO_CARRIER_AVAILABLE', { field: 'provider_id', params: { reason: `no carrier takes ${Math.max(weight, desi)} kg from ${shipment.fromCountry} to ${shipment.toCountry}` } });
-        let providerId: number;
-        let choiceNote: string | undefined;
-        if (preference === PREFERENCE.SPECIFIC) {
-          const choice = await carriers.choose(shipment, preference, draft.provider_id);
-          if (!choice) throw noCarrier();
-          providerId = choice.carrier.id;
-        } else {
-          // Cheapest and fastest compare every provider of the customer that prices: built-in carriers and accounts.
-          const { chosen, considered } = await providers.choose(current.customer_id, shipment, { from: draft.consignor ?? {}, to: draft.consignee ?? {} }, preference as 1 | 2);
-          if (!chosen) throw noCarrier();
-          providerId = chosen.providerId;
-          choiceNote = describeChoice(preference as 1 | 2, chosen, considered);
-        }
-        const carrier = await providers.carrierFor(providerId);
-        return {
-          draft: { ...draft, provider_id: providerId },
-          replacePackages: patch?.packages !== undefined,
-          patched,
-          providerId,
-          shipment,
-          serviceBarcode: serviceBarcode(current.id),
-          carrierPushes: carrier?.supportsPush ?? false,
-          carrierInProcess: providers.isBuiltIn(providerId),
-          ...(choiceNote ? { choice: choiceNote } : {}),
-          ...corrected,
-          ...(processKey ? { processKey } : {}),
-        };
-      });
+      return asActivity(async () => planProcessing(plannerPorts, await load(db, uuid), { patch, processKey }));
     },
 
     /**
@@ -237,10 +144,10 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
         const done = await referenceGuard(() =>
           db.transaction(async (tx) => {
             const current = await load(tx, uuid, true);
-            if (current.status !== STATUS.NEW_DRAFT) {
+            if (!isDraft(current.status)) {
               const labelId = await findLabelId(tx, current.id);
               if (current.tracking_code === booking.trackingCode && labelId !== undefined) return { record: current, labelId, eventId: statusEventId(uuid, 'processed') };
-              throw new DomainError('NOT_DRAFT');
+              requireDraft(current.status);
             }
             // Without a patch the draft is as stored (the carrier chosen is written below); plans from before
             // `patched` existed save it.

@@ -1,36 +1,24 @@
 import { Context } from '@temporalio/activity';
 import type { Metrics } from '../src/metrics';
 import { addressLookups, correctionText, resolveDraftAddresses } from '../src/address/address-resolver';
-import { findByReferences, findConsignment, insertHistory } from '../src/db/consignments.repository';
+import { findByReferences, findConsignment, findConsignmentRef, insertDraftBatch, insertHistory } from '../src/db/consignments.repository';
 import { enqueueDraftStarts } from '../src/db/outbox.repository';
 import { forEachLimit } from '../src/domain/concurrency';
 import type { Caller } from '../src/db/customers.repository';
 import type { Database } from '../src/db/database';
-import {
-  findImport,
-  findImportCaller,
-  finishImport,
-  insertDraftBatch,
-  insertParsedOrders,
-  loadOrders,
-  markImportStarted,
-  readFile,
-  recordTransitions,
-  type ImportRecord,
-  type OrderTransition,
-  type ParseCursor,
-  type ParsedOrder,
-  type StoredOrder,
-  recordCorrections,
-} from '../src/db/imports.repository';
+import { findImport, findImportCaller, finishImport, markImportStarted, type ImportRecord, type ParseCursor } from '../src/db/imports.repository';
+import { readFile } from '../src/db/import-files.repository';
+import { insertParsedOrders, loadOrders, recordCorrections, recordTransitions, type OrderTransition, type ParsedOrder, type StoredOrder } from '../src/db/import-orders.repository';
+import { isProcessed } from '../src/domain/consignment';
 import { importOrderUuid } from '../src/domain/derived-uuid';
+import { newDraft } from '../src/domain/draft';
 import { DomainError, type Issue } from '../src/domain/errors';
-import { STATUS, statusMessage } from '../src/domain/statuses';
-import { readCsvRecords } from '../src/feeds/csv-stream';
-import { mapOrder, orderGroups, type OrderIssue } from '../src/feeds/order-mapper';
-import { resolveLayout } from '../src/feeds/presets';
-import type { ConsignmentService } from '../src/services/consignments.service';
-import type { ProviderService } from '../src/services/providers.service';
+import { STATUS } from '../src/domain/statuses';
+import { readCsvRecords } from '../src/imports/csv-stream';
+import { mapOrder, orderGroups, type OrderIssue } from '../src/imports/order-mapper';
+import { resolveLayout } from '../src/imports/presets';
+import { draftStartOf, type ConsignmentStarter } from '../src/temporal/consignment.starter';
+import type { Providers } from '../src/carriers/providers';
 import type { ImportActivities } from '../workflows/activities';
 import { asActivity } from './failures';
 
@@ -38,13 +26,13 @@ export interface ImportActivityDeps {
   db: Database;
   /** the process's metrics (rows read, orders by the state they reached) */
   metrics?: Metrics;
-  providers: Pick<ProviderService, 'issue'>;
+  providers: Pick<Providers, 'issue'>;
   /** how long processing an imported order waits for a carrier that does not answer (IMPORT_CARRIER_WAIT_MS) */
   importCarrierWaitMs: number;
   /** new drafts are in the outbox: the relay (in this process) starts their workflows now */
   draftsQueued?: () => void;
-  /** processes imported drafts as the API does */
-  consignments: ConsignmentService;
+  /** the consignment workflows' starter: imported drafts are processed by their workflows, as the API's are */
+  lifecycles: Pick<ConsignmentStarter, 'process'>;
 }
 
 /** Parsed orders written per transaction. */
@@ -110,15 +98,7 @@ export function createImportActivities(deps: ImportActivityDeps) {
     // it cannot place is left to processing, which refuses it in the strict mode (as for any draft).
     const lookups = addressLookups(deps.db);
     const resolved = await Promise.all(inserts.map(({ order }) => resolveDraftAddresses(lookups, order.draft!)));
-    const draftOf = ({ uuid }: { order: StoredOrder; uuid: string }, i: number) => ({
-      uuid,
-      customerId: imp.customerId,
-      userId: caller.userId ?? null,
-      importId: imp.id,
-      draft: resolved[i].draft,
-      status: STATUS.NEW_DRAFT,
-      statusMessage: statusMessage(STATUS.NEW_DRAFT, 'en'),
-    });
+    const draftOf = ({ uuid }: { order: StoredOrder; uuid: string }, i: number) => newDraft({ uuid, customerId: imp.customerId, userId: caller.userId ?? null, importId: imp.id, draft: resolved[i].draft });
     let insertedNow = 0;
     await deps.db.transaction(async (tx) => {
       const ids = await insertDraftBatch(tx, inserts.map(draftOf));
@@ -256,14 +236,17 @@ export function createImportActivities(deps: ImportActivityDeps) {
         await record(processed, () =>
           forEachLimit(toProcess, concurrency, async ({ order, id }) => {
             try {
-              // Keyed by the order: a retried batch (a worker that crashed mid-way) attaches to the processing it sent.
-              await deps.consignments.processDraft(caller, id, null, 'pdf', { carrierWaitMs: deps.importCarrierWaitMs, updateId: `process-${importOrderUuid(importId, order.seq)}` });
+              const current = await findConsignmentRef(deps.db, imp.customerId, id);
+              if (!current) throw new DomainError('DRAFT_NOT_FOUND');
+              // Straight to the draft's workflow, which decides (not a draft, carrier, label). Keyed by the order: a
+              // retried batch (a worker that crashed mid-way) attaches to the processing it sent.
+              await deps.lifecycles.process(draftStartOf(current, caller.customerCode), { patch: null, labelFormat: 'pdf', carrierWaitMs: deps.importCarrierWaitMs }, `process-${importOrderUuid(importId, order.seq)}`);
               processed.push({ seq: order.seq, from: 'created', to: 'processed' });
             } catch (refusal) {
               if (!(refusal instanceof DomainError)) throw refusal;
               // A retried batch finds the drafts its first attempt processed: no longer drafts, and labelled.
               const current = await findConsignment(deps.db, { id, customerId: imp.customerId });
-              if (refusal.code === 'NOT_DRAFT' && current && current.status !== STATUS.NEW_DRAFT && current.barcode) {
+              if (refusal.code === 'NOT_DRAFT' && current && isProcessed(current)) {
                 processed.push({ seq: order.seq, from: 'created', to: 'processed' });
               } else {
                 processed.push({ seq: order.seq, from: 'created', to: 'failed', errors: orderIssues(order, refusal) });

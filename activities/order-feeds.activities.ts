@@ -3,14 +3,14 @@ import type { Database } from '../src/db/database';
 import { findConsignment, insertHistory } from '../src/db/consignments.repository';
 import { findImportCaller } from '../src/db/imports.repository';
 import { findOrderEvent, hasEarlierCreate, findOrderSourceById, hasPendingCreate, recordOrderEventOutcome, type OrderEventRecord, type OrderSourceRecord } from '../src/db/order-sources.repository';
-import type { ConsignmentRecord } from '../src/domain/consignment';
+import { isProcessed, type ConsignmentRecord } from '../src/domain/consignment';
 import { orderSourceDraftUuid } from '../src/domain/derived-uuid';
 import type { DraftInput } from '../src/domain/draft';
 import { DomainError, type Issue } from '../src/domain/errors';
 import type { OrderEventState } from '../src/domain/order-source';
 import { STATUS } from '../src/domain/statuses';
-import type { ImportOptions } from '../src/feeds/import-options';
-import { mapPlatformOrder } from '../src/feeds/platform-orders';
+import type { ImportOptions } from '../src/imports/import-options';
+import { mapPlatformOrder } from '../src/imports/platform-orders';
 import type { Metrics } from '../src/metrics';
 import type { OrderFeedActivities } from '../workflows/activities';
 import { asActivity } from './failures';
@@ -130,7 +130,7 @@ export function createOrderFeedActivities(deps: OrderFeedActivityDeps) {
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
           const current = await findConsignment(deps.db, { id: event.consignmentId, customerId: source.customerId });
-          if (!(error.code === 'NOT_DRAFT' && current && current.status !== STATUS.NEW_DRAFT && current.barcode)) {
+          if (!(error.code === 'NOT_DRAFT' && current && isProcessed(current))) {
             await record(event, source.platform, 'failed', { errors: issuesOf(error) }, ['drafted']);
             return { state: 'failed' as const };
           }

@@ -5,7 +5,7 @@ import { loadConfig } from './config';
 import { createCustomer } from './db/customers.repository';
 import { openDatabase } from './db/database';
 import { migrate } from './db/migrate';
-import { importCommand } from './feeds/import.cli';
+import { importCommand } from './imports/import.cli';
 import { labelsCommand } from './labels/labels.cli';
 
 /** Operator commands. `npm run cli -- customers:create --name "Acme"` prints the new customer's API key once. */

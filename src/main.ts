@@ -1,5 +1,5 @@
 import { loadConfig } from './config';
-import { failStartup, stopOnSignals } from './process';
+import { failStartup, stopOnSignals } from './shutdown';
 import { startRuntime } from './runtime';
 
 /** `npm start`: the whole service in one process on the embedded default (dev server + worker + API + PGlite). */

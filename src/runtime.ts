@@ -8,7 +8,7 @@ import pino, { type Logger } from 'pino';
 import { ensureAddressData } from './address/address-data';
 import { buildApp } from './api/app';
 import { createRateLimiter, rateLimitHook } from './api/plugins/rate-limit';
-import type { HealthReport } from './api/routes/health.routes';
+import type { HealthReport } from './health';
 import { createConsignmentService } from './services/consignments.service';
 import { createDocumentService } from './services/documents.service';
 import { createImportService } from './services/imports.service';
@@ -36,6 +36,7 @@ import { createOutboundHttp } from './http/outbound';
 import { createProviderService } from './services/providers.service';
 import { createOrderSourceService } from './services/order-sources.service';
 import { createOrderEventStarter } from './temporal/order-event.starter';
+import { startIdempotencyPurge } from './services/idempotency-purge';
 import { startOrderEventRelay } from './temporal/order-event-relay';
 
 /** How long a created draft is left to its client before the relay starts its workflow (consignment-relay.ts). */
@@ -179,6 +180,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
           providers,
           importCarrierWaitMs: config.importCarrierWaitMs,
           draftsQueued,
+          lifecycles,
           consignments,
           deliveries,
           webhooks: { allowPrivate: config.webhookAllowPrivate, retry: config.webhookRetry },
@@ -213,6 +215,9 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       const listPolicy = { limit: config.listRateLimitPerMin, windowMs: 60_000 };
       const listLimiter = createRateLimiter({ redisUrl: config.redisUrl, prefix: 'consignflow:ratelimit:list:', ...listPolicy, onRedisError: (err) => logger.debug({ err }, 'rate-limit redis connection error') });
       stops.push(() => listLimiter.close());
+      // Idempotency keys are claimed by API requests: the API process keeps their table bounded (24 h).
+      const idempotencyPurge = startIdempotencyPurge({ db, log: logger });
+      stops.push(async () => idempotencyPurge.stop());
       app = buildApp({
         db,
         consignments,

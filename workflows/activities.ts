@@ -26,6 +26,7 @@ export interface StatusChange {
 
 /** Read-model writes of the consignment lifecycle: each one transaction, safe to retry. */
 export interface ConsignmentActivities {
+  /** Histories only: the createDraft handler's write (drafts are created by the API's transaction now). */
   insertDraft(request: CreateDraftRequest & { uuid: string }): Promise<ConsignmentRecord>;
   updateDraft(request: { uuid: string; patch: DraftInput }): Promise<ConsignmentRecord>;
   planProcessing(request: { uuid: string; patch: DraftInput | null; processKey?: string }): Promise<ProcessingPlan>;

@@ -55,7 +55,10 @@ export interface CreateDraftRequest {
   importId?: string | null;
 }
 
-/** Creates the draft (update-with-start). A duplicate request (same uuid) gets the stored draft back. */
+/**
+ * Histories only: created the draft (update-with-start) before the outbox; no production code sends it now (the
+ * relay starts drafts created). Kept for workflows started that way; a duplicate request got the stored draft back.
+ */
 export const createDraftUpdate = defineUpdate<ConsignmentRecord, [CreateDraftRequest]>('createDraft');
 /** Partial update of a draft in status 24. */
 export const updateDraftUpdate = defineUpdate<ConsignmentRecord, [DraftInput]>('updateDraft');

@@ -12,7 +12,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ConsignmentRecord } from '../src/domain/consignment';
-import { cancelRule, canTransition, isFinal, STATUS, statusName } from '../src/domain/statuses';
+import { cancelRule, canTransition, isDraft, isFinal, STATUS, statusName } from '../src/domain/statuses';
 import { TRACKING_EVENT_STATUS } from '../src/domain/tracking';
 import type { LifecycleActivities } from './activities';
 import {
@@ -67,7 +67,8 @@ const CARRIER_TRACKING = {
 /** The longest wait between polls while a carrier keeps failing. */
 const MAX_TRACKING_BACKOFF_MS = 6 * 60 * 60 * 1000;
 
-const db = proxyLocalActivities<LifecycleActivities>(READ_MODEL_WRITES);
+/** The read-model writes (local activities: they run in the worker that runs the workflow task). */
+const readModel = proxyLocalActivities<LifecycleActivities>(READ_MODEL_WRITES);
 const carrier = proxyActivities<LifecycleActivities>(CARRIER_CALLS);
 const tracking = proxyActivities<LifecycleActivities>(CARRIER_TRACKING);
 /**
@@ -158,7 +159,8 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
   };
   publish(); // events a previous run left unpublished
 
-  const track = (record: ConsignmentRecord): ConsignmentRecord => {
+  /** The workflow's state and search attributes follow the record an activity stored. */
+  const followRecord = (record: ConsignmentRecord): ConsignmentRecord => {
     const changed = record.status !== state.status || record.reference_no !== state.referenceNo || record.provider_id !== state.providerId || state.consignmentId === null;
     const barcodeNew = record.barcode !== null && state.trackingCode !== record.tracking_code;
     Object.assign(state, { consignmentId: record.id, status: record.status, referenceNo: record.reference_no, providerId: record.provider_id, trackingCode: record.tracking_code });
@@ -179,7 +181,7 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
   };
   const requireDraft = () => {
     if (state.deleted) refuse('CONSIGNMENT_NOT_FOUND');
-    if (state.creation !== 'created' || state.status !== STATUS.NEW_DRAFT) refuse('NOT_DRAFT');
+    if (state.creation !== 'created' || !isDraft(state.status)) refuse('NOT_DRAFT');
   };
   /** A final status, or the draft deleted: nothing more will happen to it. */
   const ended = () => isFinal(state.status) || state.deleted === true;
@@ -193,15 +195,18 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
 
   setHandler(consignmentStateQuery, () => state);
 
+  // Histories only: before the outbox, drafts were created by this update (update-with-start). No production code
+  // sends it now; workflows started that way (and their recorded histories, test/workflows/histories/) still
+  // replay through it, so it stays until no such workflow runs. Replayed by test/workflows/consignment-replay.test.ts.
   setHandler(createDraftUpdate, (request) =>
     lock.run(async () => {
       if (state.creation === 'refused' && state.refusal) {
         throw ApplicationFailure.create({ ...state.refusal, nonRetryable: true });
       }
       try {
-        const record = await db.insertDraft({ uuid: state.uuid, ...request });
+        const record = await readModel.insertDraft({ uuid: state.uuid, ...request });
         if (state.creation === 'pending') state.creation = 'created';
-        return track(record);
+        return followRecord(record);
       } catch (error) {
         const failure = unwrap(error);
         if (state.creation === 'pending' && failure instanceof ApplicationFailure && failure.nonRetryable) {
@@ -218,7 +223,7 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
     (patch) =>
       lock.run(async () => {
         requireDraft();
-        return track(await db.updateDraft({ uuid: state.uuid, patch }).catch((e) => Promise.reject(unwrap(e))));
+        return followRecord(await readModel.updateDraft({ uuid: state.uuid, patch }).catch((e) => Promise.reject(unwrap(e))));
       }),
     { validator: (..._args: unknown[]) => requireDraft() },
   );
@@ -232,7 +237,7 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
           // Nothing is written until the carrier has booked: a refused processing leaves the draft as it was.
           // The update's id goes with the processing: run again after a crash lost this update's history, the
           // plan recognises the processing as its own (the booking and the write are idempotent already).
-          const plan = await db.planProcessing({ uuid: state.uuid, patch, processKey: currentUpdateInfo()?.id });
+          const plan = await readModel.planProcessing({ uuid: state.uuid, patch, processKey: currentUpdateInfo()?.id });
           // Built-in carriers run in the worker's process: their bookings are local activities, which spares the
           // engine an activity task and a workflow task. Decided by the recorded plan, so histories from before
           // the plan said so replay with their regular activity.
@@ -253,10 +258,10 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
             ])
             .catch((error: unknown) => (carrierUnavailable(error) ? refuse('CARRIER_UNAVAILABLE') : Promise.reject(error)));
           try {
-            const done = await db.completeProcessing({ uuid: state.uuid, plan, booking });
+            const done = await readModel.completeProcessing({ uuid: state.uuid, plan, booking });
             state.pollCarrier = !plan.carrierPushes;
             state.carrierReference = booking.carrierReference ?? null;
-            track(done.record);
+            followRecord(done.record);
             publish(done.eventId);
             return { consignmentId: done.record.id, status: done.record.status, barcode: done.record.barcode!, trackingCode: booking.trackingCode, trackingUrl: booking.trackingUrl, labelId: done.labelId };
           } catch (error) {
@@ -292,7 +297,7 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
             ]);
             if (!result.accepted) refuse('CANCEL_FAILED', { reason: result.reason ?? 'refused by the carrier' });
           }
-          const { record, eventId } = await db.recordStatus({
+          const { record, eventId } = await readModel.recordStatus({
             uuid: state.uuid,
             from,
             to: STATUS.CANCELLED,
@@ -301,7 +306,7 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
             location: null,
             occurredAt: null,
           });
-          track(record);
+          followRecord(record);
           publish(eventId);
           return { consignmentId: record.id, status: record.status };
         } catch (error) {
@@ -317,7 +322,7 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
       lock.run(async () => {
         requireDraft();
         try {
-          const { eventId } = await db.deleteDraft({ uuid: state.uuid });
+          const { eventId } = await readModel.deleteDraft({ uuid: state.uuid });
           state.deleted = true;
           upsertSearchAttributes([{ key: SA.ConsignmentStatus, value: 'DELETED' }]);
           publish(eventId);
@@ -347,7 +352,7 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
         remember(event.eventId);
         return;
       }
-      const { record, eventId } = await db.recordStatus({
+      const { record, eventId } = await readModel.recordStatus({
         uuid: state.uuid,
         from: state.status,
         to,
@@ -357,10 +362,11 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
         occurredAt: event.occurredAt,
       });
       remember(event.eventId);
-      track(record);
+      followRecord(record);
       publish(eventId);
     });
 
+  // Histories only: a workflow started without state waited for its createDraft (the relay starts drafts created).
   if (state.creation === 'pending') {
     await condition(() => state.creation !== 'pending', input.creationTimeoutMs ?? DEFAULT_CREATION_TIMEOUT_MS);
     if ((state.creation as ConsignmentState['creation']) !== 'created') {
@@ -408,7 +414,7 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
           eventKey: `tracking-failure:${state.trackingFailuresTotal}`,
           retryInMs: pollWait(state.trackingFailures),
         };
-        await db.recordTrackingFailure(failure).catch(() => undefined);
+        await readModel.recordTrackingFailure(failure).catch(() => undefined);
         continue;
       }
       state.trackingFailures = 0;

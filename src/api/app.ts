@@ -30,6 +30,7 @@ import { documentDownloadRoutes, documentRoutes } from './routes/documents.route
 import type { DocumentService } from '../services/documents.service';
 import { createLabelBatchService } from '../services/label-batches.service';
 import { createCustomsService } from '../services/customs.service';
+import { createAddressService } from '../services/addresses.service';
 import type { SdrRates } from '../customs/sdr';
 import { labelBatchRoutes } from './routes/label-batches.routes';
 import { countRequests, metricsRoutes } from './routes/metrics.routes';
@@ -158,7 +159,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.register(
     async (v1) => {
       installAuth(v1, deps.db);
-      v1.register(addressRoutes({ db: deps.db }));
+      v1.register(addressRoutes({ addresses: createAddressService({ db: deps.db }) }));
       v1.register(draftRoutes({ db: deps.db, consignments: deps.consignments }));
       const customs = createCustomsService({ consignments: deps.consignments, carrierName: async (id) => (await deps.providers(id))?.name, sdrRates: deps.sdrRates });
       v1.register(consignmentRoutes({ db: deps.db, consignments: deps.consignments, providers: deps.providers, labelLinks: deps.labelLinks, lookupLimit: deps.lookupLimit, listLimit: deps.listLimit, customs }));

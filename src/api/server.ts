@@ -1,5 +1,5 @@
 import { loadConfig } from '../config';
-import { failStartup, stopOnSignals } from '../process';
+import { failStartup, stopOnSignals } from '../shutdown';
 import { startRuntime } from '../runtime';
 
 /** `npm run api`: the HTTP API alone, for production next to separate workers (needs TEMPORAL_ADDRESS). */

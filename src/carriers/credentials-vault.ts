@@ -17,6 +17,14 @@ const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 export const CREDENTIALS_KEY_BYTES = 32;
 
+/**
+ * What a carrier account's sealed credentials are bound to: the account and its carrier kind. Kolay Gelsin
+ * accounts were made under the kind name `sendeo` (before that name passed to Sendeo's current API) and keep it
+ * here, so their stored credentials open after the rename; provider ids are unique, so no two accounts share a context.
+ */
+export const sealingContext = (providerId: number, customerId: number, carrier: string): string =>
+  `carrier-account:${providerId}:${customerId}:${carrier === 'kolay_gelsin' ? 'sendeo' : carrier}`;
+
 export function createCredentialsVault(key: Buffer): CredentialsVault {
   if (key.length !== CREDENTIALS_KEY_BYTES) throw new Error(`the credentials key must be ${CREDENTIALS_KEY_BYTES} bytes`);
   return {

@@ -1,5 +1,4 @@
 import { PREFERENCE } from '../domain/draft';
-import { DomainError, type Issue } from '../domain/errors';
 import type { Carrier, Quote, ShipmentSpec } from './carrier';
 
 /** Draft `preference`: 0 specific provider, 1 cheapest, 2 fastest . */
@@ -23,19 +22,6 @@ export class CarrierRegistry {
 
   get(id: number): Carrier | undefined {
     return this.byId.get(id);
-  }
-
-  /** The one provider-existence rule: the issue for a provider id no carrier has (none for an absent id). */
-  providerIssue(providerId: number | null | undefined): Issue | undefined {
-    if (providerId == null || this.byId.has(providerId)) return undefined;
-    return { code: 'PROVIDER_NOT_FOUND', field: 'provider_id', params: { provider_id: providerId } };
-  }
-
-  /** The carrier of `providerId`, or VALIDATION_FAILED naming `provider_id`. */
-  require(providerId: number): Carrier {
-    const issue = this.providerIssue(providerId);
-    if (issue) throw new DomainError('VALIDATION_FAILED', [issue]);
-    return this.byId.get(providerId)!;
   }
 
   /** By ascending id. */

@@ -1,7 +1,7 @@
 import type { ConsignmentRecord, HistoryEntry } from '../domain/consignment';
 import type { ConsignmentFilter } from '../domain/consignment-filter';
 import { pageOffset, type PageRequest } from '../domain/pagination';
-import type { DraftInput, PackageInput } from '../domain/draft';
+import { referenceUsed, type DraftInput, type PackageInput } from '../domain/draft';
 import { DomainError } from '../domain/errors';
 import type { Costs } from '../domain/fees';
 import { STATUS } from '../domain/statuses';
@@ -170,7 +170,7 @@ export async function isReferenceTaken(q: Queryable, customerId: number, referen
 
 /** The one reference rule: REFERENCE_USED when another consignment of the customer has `referenceNo`. */
 export async function refuseTakenReference(q: Queryable, customerId: number, referenceNo: string | null | undefined, exceptUuid?: string): Promise<void> {
-  if (referenceNo && (await isReferenceTaken(q, customerId, referenceNo, exceptUuid))) throw new DomainError('REFERENCE_USED', { field: 'reference_no' });
+  if (referenceNo && (await isReferenceTaken(q, customerId, referenceNo, exceptUuid))) throw referenceUsed();
 }
 
 /** The consignment a carrier's tracking code belongs to (carrier events name shipments by tracking code). */
@@ -389,7 +389,72 @@ export async function referenceGuard<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
-    if (isUniqueViolation(error, REFERENCE_INDEX)) throw new DomainError('REFERENCE_USED', { field: 'reference_no' });
+    if (isUniqueViolation(error, REFERENCE_INDEX)) throw referenceUsed();
     throw error;
   }
+}
+
+/**
+ * Inserts many drafts in a few multi-row statements (consignments, packages, items, first history entries):
+ * the bulk twin of insertDraft (above), with the same columns and values. A draft whose uuid
+ * or reference_no exists already is skipped (ON CONFLICT DO NOTHING): the map holds the ids of those inserted.
+ */
+export async function insertDraftBatch(tx: Queryable, drafts: NewDraft[]): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  if (drafts.length === 0) return ids;
+  const placeholders = (count: number, base: number) => `(${Array.from({ length: count }, (_, i) => `$${base + i + 1}`).join(', ')})`;
+
+  const params: unknown[] = [];
+  const values = drafts.map((d) => {
+    const base = params.length;
+    const columns = draftColumns(d.draft);
+    params.push(d.uuid, d.customerId, d.userId, d.status, d.importId ?? null, ...columns);
+    return placeholders(5 + columns.length, base);
+  });
+  const inserted = await tx.query<{ id: number; uuid: string }>(
+    `INSERT INTO consignments (uuid, customer_id, user_id, status, import_id, ${DRAFT_COLUMNS}) VALUES ${values.join(', ')} ON CONFLICT DO NOTHING RETURNING id, uuid`,
+    params,
+  );
+  for (const row of inserted.rows) ids.set(row.uuid, Number(row.id));
+  const created = drafts.filter((d) => ids.has(d.uuid));
+  if (created.length === 0) return ids;
+
+  const byId = new Map(created.map((d) => [ids.get(d.uuid)!, d]));
+  const pkgParams: unknown[] = [];
+  const pkgValues: string[] = [];
+  for (const d of created) {
+    (d.draft.packages ?? []).forEach((p, position) => {
+      const base = pkgParams.length;
+      pkgParams.push(ids.get(d.uuid), position, p.package_type ?? null, p.provider_packaging_type ?? null, p.post_type ?? null, p.weight ?? null, p.length ?? null, p.width ?? null, p.height ?? null, packageDesi(p), p.dangerous_goods ?? null);
+      pkgValues.push(placeholders(11, base));
+    });
+  }
+  if (pkgValues.length > 0) {
+    const packages = await tx.query<{ id: number; consignment_id: number; position: number }>(
+      `INSERT INTO consignment_packages (consignment_id, position, package_type, provider_packaging_type, post_type, weight, length, width, height, desi, dangerous_goods)
+       VALUES ${pkgValues.join(', ')} RETURNING id, consignment_id, position`,
+      pkgParams,
+    );
+    const itemParams: unknown[] = [];
+    const itemValues: string[] = [];
+    for (const row of packages.rows) {
+      const pkg = byId.get(Number(row.consignment_id))!.draft.packages![row.position];
+      (pkg.items ?? []).forEach((item, position) => {
+        const base = itemParams.length;
+        itemParams.push(row.id, position, item.description ?? null, item.gtip ?? null, item.origin ?? null, item.currency_code ?? null, item.unit_price ?? null, item.quantity ?? null, item.category ?? null);
+        itemValues.push(placeholders(9, base));
+      });
+    }
+    if (itemValues.length > 0) {
+      await tx.query(`INSERT INTO package_items (package_id, position, description, gtip, origin, currency_code, unit_price, quantity, category) VALUES ${itemValues.join(', ')}`, itemParams);
+    }
+  }
+  const historyParams: unknown[] = [];
+  const historyValues = created.map((d) => {
+    const base = historyParams.length;
+    historyParams.push(ids.get(d.uuid), d.status, d.statusMessage);
+    return `($${base + 1}, $${base + 2}, $${base + 3}, 'created')`;
+  });
+  await tx.query(`INSERT INTO consignment_history (consignment_id, status, message, event_key) VALUES ${historyValues.join(', ')}`, historyParams);
+  return ids;
 }

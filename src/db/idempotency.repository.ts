@@ -41,6 +41,10 @@ export async function saveIdempotentResponse(q: Queryable, key: { customerId: nu
   );
 }
 
-export async function purgeExpiredIdempotencyKeys(q: Queryable): Promise<void> {
-  await q.query(`DELETE FROM idempotency_keys WHERE created_at < now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'`);
+/** Deletes the keys older than the TTL (claimIdempotencyKey already ignores them); how many went. */
+export async function purgeExpiredIdempotencyKeys(q: Queryable): Promise<number> {
+  const { rows } = await q.query<{ n: number }>(
+    `WITH gone AS (DELETE FROM idempotency_keys WHERE created_at < now() - interval '${IDEMPOTENCY_TTL_HOURS} hours' RETURNING 1) SELECT count(*)::int AS n FROM gone`,
+  );
+  return rows[0]?.n ?? 0;
 }

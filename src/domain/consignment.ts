@@ -1,4 +1,5 @@
 import type { DocumentInput, ItemInput, PackageInput, PartyInput, SpecialServiceInput } from './draft';
+import { isDraft } from './statuses';
 
 /** A stored package: what was sent plus the ids and desi the service assigns. */
 export interface StoredItem extends ItemInput {
@@ -61,4 +62,12 @@ export interface ConsignmentRecord {
   processed_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/**
+ * Processed already: no longer a draft, and labelled (it has our barcode). A retried processing (an import's
+ * batch, an order event) that is refused NOT_DRAFT recognises its own earlier work by this.
+ */
+export function isProcessed(record: Pick<ConsignmentRecord, 'status' | 'barcode'>): boolean {
+  return !isDraft(record.status) && record.barcode !== null;
 }

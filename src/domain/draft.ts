@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { resolveCountry } from './countries';
 import { DomainError, type Issue } from './errors';
+import { STATUS, statusMessage } from './statuses';
 import { isCleanText } from './text';
 import { EXPECTED_INTEGER, zodIssue } from './validation';
 
@@ -70,6 +71,18 @@ export interface DraftInput {
 
 /** Carrier preference (docs/api.md, "Draft creation"). */
 export const PREFERENCE = { SPECIFIC: 0, CHEAPEST: 1, FASTEST: 2 } as const;
+
+/**
+ * The one reference rule: a customer's reference_no names one consignment. Taking one that another consignment of
+ * the customer has is REFERENCE_USED on reference_no, whether a look before the write finds it or the unique
+ * index refuses the write.
+ */
+export const referenceUsed = (): DomainError => new DomainError('REFERENCE_USED', { field: 'reference_no' });
+
+/** What every new draft starts as, whoever creates it (one over HTTP, an import's batch): status 24 with its message. */
+export function newDraft<T extends object>(fields: T): T & { status: number; statusMessage: string } {
+  return { ...fields, status: STATUS.NEW_DRAFT, statusMessage: statusMessage(STATUS.NEW_DRAFT, 'en') };
+}
 
 /** Collection caps: not in the API contract, they keep one request's work bounded. */
 export const LIMITS = { packages: 50, items: 100, documents: 20, special_services: 20 } as const;

@@ -80,9 +80,17 @@ export function canTransition(from: number, to: number): boolean {
   return ALLOWED_TRANSITIONS[from]?.includes(to) ?? false;
 }
 
-/** The one not-a-draft rule: changes of draft fields and processing need status 24. */
+/**
+ * The one not-a-draft rule: only a consignment in status 24 (NEW_DRAFT) is a draft, which can be changed,
+ * processed or deleted. The workflow decides with it; the service's fast pre-checks and the activities' guards call it too.
+ */
+export function isDraft(status: number | null | undefined): boolean {
+  return status === S.NEW_DRAFT;
+}
+
+/** NOT_DRAFT unless `status` is a draft's (isDraft). */
 export function requireDraft(status: number): void {
-  if (status !== S.NEW_DRAFT) throw new DomainError('NOT_DRAFT');
+  if (!isDraft(status)) throw new DomainError('NOT_DRAFT');
 }
 
 export function isFinal(status: number | null): boolean {

@@ -32,6 +32,25 @@ export function providerEventId(providerId: number, carrierEventId: string): str
 }
 
 /**
+ * The one way a carrier's tracking event becomes the CarrierEvent its consignment's workflow takes, whichever
+ * way it came (a carrier's push, the sandbox endpoint, polling): its id made unique across carriers, its time
+ * as ISO text (now, when the carrier gave none), location and message null when absent.
+ */
+export function carrierEventOf(
+  providerId: number,
+  event: { eventId: string; event: TrackingEventName; occurredAt?: Date | string | null; location?: string | null; message?: string | null },
+  now: Date = new Date(),
+): CarrierEvent {
+  return {
+    eventId: providerEventId(providerId, event.eventId),
+    event: event.event,
+    occurredAt: (event.occurredAt ? new Date(event.occurredAt) : now).toISOString(),
+    location: event.location ?? null,
+    message: event.message ?? null,
+  };
+}
+
+/**
  * Whether the status named `statusName` in our catalog is one a carrier reports (some tracking event moves a
  * consignment to it): false for drafts, processing and cancellation; undefined for a name the catalog lacks.
  * A remote's status webhook naming a status that is not carrier-reported has nothing to look up.

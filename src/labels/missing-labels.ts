@@ -40,8 +40,6 @@ const TEXT: Record<Locale, { title: (n: number) => string; intro: string; entry:
   },
 };
 
-export const missingReasonText = (reason: MissingReason, locale: Locale) => TEXT[locale].reasons[reason];
-
 const MM = 72 / 25.4;
 const PAGE_SIZES: Record<SheetLayout, [number, number]> = { label: [100 * MM, 150 * MM], a4: [210 * MM, 297 * MM] };
 

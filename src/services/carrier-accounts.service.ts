@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { outboundFailureText } from '../carriers/carrier-http';
 import { deleteStatusWebhook, registerStatusWebhook, type ConsignmentApiCredentials } from '../carriers/consignment-api';
-import type { CredentialsVault } from '../carriers/credentials-vault';
+import { sealingContext, type CredentialsVault } from '../carriers/credentials-vault';
 import {
   deleteCarrierAccount,
   findCarrierAccount,
@@ -39,14 +39,6 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 /** The webhook id of accounts whose webhook the customer registers in the carrier's portal (nothing to delete remotely). */
 const PORTAL_WEBHOOK = 'carrier-portal';
 
-/** The additional data a sealed value is bound to: its account, customer and carrier kind. */
-/**
- * What sealed credentials are bound to: the account and its carrier kind. Kolay Gelsin accounts were made
- * under the kind name `sendeo` (before that name passed to Sendeo's current API) and keep it here, so their
- * stored credentials open after the rename; provider ids are unique, so no two accounts share a context.
- */
-export const sealingContext = (providerId: number, customerId: number, carrier: string): string =>
-  `carrier-account:${providerId}:${customerId}:${carrier === 'kolay_gelsin' ? 'sendeo' : carrier}`;
 
 /** A customer's carrier accounts. Credentials go in sealed and never come out here (only a masked hint). */
 export function createCarrierAccountService(deps: CarrierAccountServiceDeps) {

@@ -17,10 +17,10 @@ import type { Database } from '../db/database';
 import { findLabelFile } from '../db/labels.repository';
 import type { ConsignmentRecord, HistoryEntry } from '../domain/consignment';
 import type { ConsignmentFilter } from '../domain/consignment-filter';
-import type { DraftInput } from '../domain/draft';
+import { newDraft, type DraftInput } from '../domain/draft';
 import type { PageRequest } from '../domain/pagination';
 import { DomainError } from '../domain/errors';
-import { cancelRule, requireDraft, STATUS, statusMessage } from '../domain/statuses';
+import { cancelRule, isDraft, requireDraft, STATUS } from '../domain/statuses';
 import { isCarrierReported, type CarrierEvent } from '../domain/tracking';
 import type { ProcessResult } from '../../workflows/consignment.messages';
 import type { Metrics } from '../metrics';
@@ -94,11 +94,7 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
       await checkReferences(caller, draft);
       // A reference_no already taken trips the unique index (REFERENCE_USED).
       const { record, created } = await referenceGuard(() =>
-        insertDraft(
-          deps.db,
-          { uuid, customerId: caller.customerId, userId: caller.userId ?? null, draft, status: STATUS.NEW_DRAFT, statusMessage: statusMessage(STATUS.NEW_DRAFT, 'en') },
-          { enqueueStart: true },
-        ),
+        insertDraft(deps.db, newDraft({ uuid, customerId: caller.customerId, userId: caller.userId ?? null, draft }), { enqueueStart: true }),
       ).catch(async (error: unknown) => {
         // A concurrent duplicate of this very request (same uuid) may have taken the reference_no first.
         const first = error instanceof DomainError && error.code === 'REFERENCE_USED' ? await findConsignment(deps.db, { uuid }) : undefined;
@@ -153,7 +149,7 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
       if (patch) await checkReferences(caller, patch);
       const current = await findConsignmentRef(deps.db, caller.customerId, id);
       if (!current) throw new DomainError('DRAFT_NOT_FOUND');
-      if (current.status !== STATUS.NEW_DRAFT && options.updateId) {
+      if (!isDraft(current.status) && options.updateId) {
         // No longer a draft: answered from the update this key sent, if the workflow has it. If a crash lost
         // that update after its writes committed, the same update sent again recognises the processing as its
         // own (the consignment records its key) and answers it; another request's key is refused by the workflow.

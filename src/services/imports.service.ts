@@ -2,27 +2,16 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Caller } from '../db/customers.repository';
 import type { Database } from '../db/database';
 import type { ProviderService } from './providers.service';
-import {
-  FINISHED_STATES,
-  countOrderErrors,
-  createFileWriter,
-  deleteFile,
-  deleteImport,
-  findImport,
-  insertImport,
-  listCorrections,
-  listErrorEntries,
-  listImports,
-  listOrderErrors,
-  type ImportRecord,
-} from '../db/imports.repository';
+import { deleteImport, FINISHED_STATES, findImport, insertImport, listImports, type ImportRecord } from '../db/imports.repository';
+import { createFileWriter, deleteFile } from '../db/import-files.repository';
+import { countOrderErrors, listCorrections, listErrorEntries, listOrderErrors } from '../db/import-orders.repository';
 import { DomainError, type Issue } from '../domain/errors';
 import { pageOffset, type PageRequest } from '../domain/pagination';
 import { processingIssues } from '../domain/processing';
-import { CsvScanner, CsvSyntaxError } from '../feeds/csv-stream';
-import { parseImportOptions, type ImportOptions } from '../feeds/import-options';
-import { needsConsignorOption, type OrderIssue } from '../feeds/order-mapper';
-import { hasColumn, resolveLayout } from '../feeds/presets';
+import { CsvScanner, CsvSyntaxError } from '../imports/csv-stream';
+import { parseImportOptions, type ImportOptions } from '../imports/import-options';
+import { needsConsignorOption, type OrderIssue } from '../imports/order-mapper';
+import { hasColumn, resolveLayout } from '../imports/presets';
 import { ERROR_MESSAGES, translate, type Locale } from '../i18n/messages';
 import type { ImportStarter } from '../temporal/import.starter';
 

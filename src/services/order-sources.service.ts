@@ -18,9 +18,9 @@ import {
 import { DomainError } from '../domain/errors';
 import { ORDER_SOURCE_ACTIVE, secretHint, type OrderPlatform } from '../domain/order-source';
 import { pageOffset, type PageRequest } from '../domain/pagination';
-import type { OrderSourceInput } from '../feeds/order-source-input';
-import { deliveryHeaders, isWooCommercePing, PLATFORM_HEADERS, topicAction, verifySignature } from '../feeds/order-webhooks';
-import { orderIdentity } from '../feeds/platform-orders';
+import type { OrderSourceInput } from '../imports/order-source-input';
+import { deliveryHeaders, isWooCommercePing, PLATFORM_HEADERS, topicAction, verifySignature } from '../imports/order-webhooks';
+import { orderIdentity } from '../imports/platform-orders';
 import type { Metrics } from '../metrics';
 import type { OrderEventStarter } from '../temporal/order-event.starter';
 import type { ProviderService } from './providers.service';

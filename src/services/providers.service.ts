@@ -1,31 +1,12 @@
-import { CarrierBusyError, CarrierRefusedError, type Carrier, type Quote, type QuoteParties, type ShipmentSpec } from '../carriers/carrier';
-import { outboundFailureText } from '../carriers/carrier-http';
-import { bestQuote, type Preference } from '../carriers/registry';
-import { ConsignmentApiCarrier, type ConsignmentApiCredentials, type ConsignmentApiSettings } from '../carriers/consignment-api';
-import { DhlExpressCarrier, type DhlExpressCredentials, type DhlExpressSettings } from '../carriers/dhl-express';
-import { KolayGelsinCarrier, type KolayGelsinCredentials, type KolayGelsinSettings } from '../carriers/kolay-gelsin';
-import { SendeoCarrier, type SendeoCredentials, type SendeoSettings } from '../carriers/sendeo';
+import { createProviders, type Providers } from '../carriers/providers';
 import type { CredentialsVault } from '../carriers/credentials-vault';
 import type { CarrierRegistry } from '../carriers/registry';
-import { findCarrierAccount, findCarrierAccountForCarrier, listAllCarrierAccounts, type CarrierAccountRecord } from '../db/carrier-accounts.repository';
+import { findCarrierAccount, findCarrierAccountForCarrier, listAllCarrierAccounts } from '../db/carrier-accounts.repository';
 import { takeCarrierCall } from '../db/carrier-call-windows.repository';
 import type { Database } from '../db/database';
-import { CARRIER_ACCOUNT_STATUS } from '../domain/carrier-account';
-import type { Issue } from '../domain/errors';
 import type { OutboundHttp } from '../http/outbound';
-import { sealingContext } from './carrier-accounts.service';
 
-/** A provider as `GET /providers` and lookups show it. */
-export interface ProviderInfo {
-  id: number;
-  name: string;
-  logo: string;
-  /** `sandbox` for the built-in carriers, the carrier kind of an account otherwise */
-  carrier: string;
-  /** 1 takes bookings, 0 disabled (accounts only; sandbox carriers are always 1) */
-  status: number;
-  supports: { quotes: boolean; cancel_in_transit: boolean; push_tracking: boolean };
-}
+export type { ConsideredQuote, ProviderInfo } from '../carriers/providers';
 
 export interface ProviderServiceDeps {
   db: Database;
@@ -39,163 +20,21 @@ export interface ProviderServiceDeps {
   lookupsPerMinute: number;
 }
 
-/** One provider's answer when cheapest or fastest compares them (kept in the consignment's history). */
-export interface ConsideredQuote {
-  providerId: number;
-  name: string;
-  quote?: Quote;
-  /** why it was left out: it does not take the shipment, it could not be asked, or its price is in another currency */
-  note?: string;
-}
-
-/** The choice as the consignment's history tells it: what was chosen, by which preference, and every answer considered. */
-export function describeChoice(preference: Preference, chosen: ConsideredQuote, considered: readonly ConsideredQuote[]): string {
-  const priced = (q: Quote) => `${q.baseCost.toFixed(2)} ${q.currency}, ${q.transitDays} day${q.transitDays === 1 ? '' : 's'}`;
-  const answers = considered.map((c) => `${c.name} (#${c.providerId}): ${[c.quote && priced(c.quote), c.note].filter(Boolean).join('; ')}`);
-  return `Carrier chosen: ${chosen.name} (#${chosen.providerId}), the ${preference === 2 ? 'fastest' : 'cheapest'} of ${considered.length} asked — ${answers.join(' | ')}`.slice(0, 2000);
-}
-
-/** Cheapest and fastest compare prices in the currency consignment costs are kept in. */
-const COMPARED_CURRENCY = 'TRY';
-
-/** Lookups are budgeted in 10-second windows: any 60 seconds then see at most 7/6 of the per-minute budget. */
-const BUDGET_WINDOW_SECONDS = 10;
-
-const accountName = (a: Pick<CarrierAccountRecord, 'providerId' | 'description' | 'carrier'>) => a.description || `${a.carrier} #${a.providerId}`;
-
 /**
- * The providers a customer can ship with: the built-in carriers (the registry) and its own carrier accounts.
- * Resolves a draft's `provider_id` for its customer and builds the carrier an account books through.
+ * The providers a customer can ship with (src/carriers/providers.ts), over the carrier-account repositories.
+ * One object serves the API (lists, lookups, pre-checks) and is handed to the activities as their carrier
+ * factory (typed as `Providers`, so activities never import this layer).
  */
-export function createProviderService(deps: ProviderServiceDeps) {
-  const logoOf = (providerId: number) => `${deps.publicBaseUrl}/api/v1/providers/${providerId}/logo.svg`;
-  const builtIn = (c: Carrier): ProviderInfo => ({
-    id: c.id,
-    name: c.name,
-    logo: c.logoUrl,
-    carrier: 'sandbox',
-    status: CARRIER_ACCOUNT_STATUS.ACTIVE,
-    supports: { quotes: c.supportsQuotes, cancel_in_transit: c.supportsCancelInTransit, push_tracking: c.supportsPush },
+export function createProviderService({ db, ...deps }: ProviderServiceDeps): Providers {
+  return createProviders({
+    ...deps,
+    accounts: {
+      find: (customerId, providerId) => findCarrierAccount(db, customerId, providerId),
+      findForCarrier: (providerId) => findCarrierAccountForCarrier(db, providerId),
+      listAll: (customerId) => listAllCarrierAccounts(db, customerId),
+      takeLookup: (call) => takeCarrierCall(db, { ...call, kind: 'lookup' }),
+    },
   });
-  const ofAccount = (a: CarrierAccountRecord): ProviderInfo => ({
-    id: a.providerId,
-    name: accountName(a),
-    logo: logoOf(a.providerId),
-    carrier: a.carrier,
-    status: a.status,
-    supports:
-      a.carrier === 'consignment_api'
-        ? // priced by the remote when it books; cancels as the remote decides; statuses by lookup after its webhook
-          { quotes: false, cancel_in_transit: true, push_tracking: a.statusWebhook.registered }
-        : a.carrier === 'kolay_gelsin'
-          ? // priced by the account's rate table; cancels in transit as a return; statuses by query after its webhook
-            { quotes: a.settings.rates !== undefined, cancel_in_transit: true, push_tracking: a.statusWebhook.registered }
-          : a.carrier === 'sendeo'
-            ? // priced by the account's rate table; cancels before pickup only; polled (the contract has no webhook)
-              { quotes: a.settings.rates !== undefined, cancel_in_transit: false, push_tracking: false }
-          : // dhl_express: rated by its rating operation; no cancel once DHL holds the parcel; polled
-            { quotes: true, cancel_in_transit: false, push_tracking: false },
-  });
-
-  /** Built carriers of accounts, rebuilt when the account changed (credentials or settings). */
-  const built = new Map<number, { updatedAt: string; carrier: Carrier }>();
-
-  /**
-   * The carrier that books, tracks and cancels for `providerId`: a built-in one, or the account's carrier
-   * with its credentials opened (deleted or disabled accounts too: their consignments are still followed).
-   */
-  const carrierFor = async (providerId: number): Promise<Carrier | undefined> => {
-    const own = deps.registry.get(providerId);
-    if (own) return own;
-    const account = await findCarrierAccountForCarrier(deps.db, providerId);
-    if (!account) return undefined;
-    const cached = built.get(providerId);
-    if (cached && cached.updatedAt === account.updatedAt) return cached.carrier;
-    const credentials = deps.vault.open(account.sealed, sealingContext(providerId, account.customerId, account.carrier));
-    const lookupBudget = async () => {
-      const taken = await takeCarrierCall(deps.db, {
-        providerId,
-        kind: 'lookup',
-        windowSeconds: BUDGET_WINDOW_SECONDS,
-        limit: Math.max(1, Math.floor((deps.lookupsPerMinute * BUDGET_WINDOW_SECONDS) / 60)),
-      });
-      if (!taken.allowed) throw new CarrierBusyError(providerId, taken.retryAfterMs, 'the account’s lookup budget for this window is spent');
-    };
-    const identity = { providerId, name: accountName(account), logoUrl: logoOf(providerId), http: deps.http };
-    let carrier: Carrier;
-    if (account.carrier === 'consignment_api') {
-      carrier = new ConsignmentApiCarrier({ ...identity, credentials: credentials as unknown as ConsignmentApiCredentials, settings: account.settings as ConsignmentApiSettings, lookupBudget });
-    } else if (account.carrier === 'dhl_express') {
-      carrier = new DhlExpressCarrier({ ...identity, credentials: credentials as unknown as DhlExpressCredentials, settings: account.settings as DhlExpressSettings });
-    } else if (account.carrier === 'sendeo') {
-      carrier = new SendeoCarrier({ ...identity, credentials: credentials as unknown as SendeoCredentials, settings: account.settings as SendeoSettings, lookupBudget });
-    } else if (account.carrier === 'kolay_gelsin') {
-      carrier = new KolayGelsinCarrier({ ...identity, credentials: credentials as unknown as KolayGelsinCredentials, settings: account.settings as KolayGelsinSettings, lookupBudget });
-    } else {
-      return undefined;
-    }
-    built.set(providerId, { updatedAt: account.updatedAt, carrier });
-    return carrier;
-  };
-
-  return {
-    /**
-     * The issue with `provider_id` for a new draft or booking of `customerId`: unknown (another customer's
-     * account included), deleted, or disabled. None for an absent id.
-     */
-    async issue(customerId: number, providerId: number | null | undefined): Promise<Issue | undefined> {
-      if (providerId == null || deps.registry.get(providerId)) return undefined;
-      const account = Number.isSafeInteger(providerId) && providerId > 0 && providerId <= 2_147_483_647 ? await findCarrierAccount(deps.db, customerId, providerId) : undefined;
-      if (!account) return { code: 'PROVIDER_NOT_FOUND', field: 'provider_id', params: { provider_id: providerId } };
-      if (account.status !== CARRIER_ACCOUNT_STATUS.ACTIVE) return { code: 'PROVIDER_DISABLED', field: 'provider_id', params: { provider_id: providerId } };
-      return undefined;
-    },
-
-    /** What the customer can use: the built-in carriers, then its accounts (disabled ones with status 0). */
-    async list(customerId: number): Promise<ProviderInfo[]> {
-      return [...deps.registry.all().map(builtIn), ...(await listAllCarrierAccounts(deps.db, customerId)).map(ofAccount)];
-    },
-
-    /** Any provider by id, as a consignment booked with it shows it (deleted accounts included). */
-    async describe(providerId: number): Promise<ProviderInfo | undefined> {
-      const carrier = deps.registry.get(providerId);
-      if (carrier) return builtIn(carrier);
-      const account = await findCarrierAccountForCarrier(deps.db, providerId);
-      return account && ofAccount(account);
-    },
-
-    /**
-     * Preference 1 (cheapest) or 2 (fastest) among every provider the customer can use that prices shipments:
-     * the built-in carriers and its active accounts (rating operations and rate tables), asked together. A
-     * provider that cannot be asked is left out with the reason, not waited for again. Null when none quotes.
-     */
-    async choose(customerId: number, spec: ShipmentSpec, parties: QuoteParties, preference: Preference): Promise<{ chosen: ConsideredQuote & { quote: Quote } | null; considered: ConsideredQuote[] }> {
-      const accounts = (await listAllCarrierAccounts(deps.db, customerId)).filter((a) => a.status === CARRIER_ACCOUNT_STATUS.ACTIVE && ofAccount(a).supports.quotes);
-      const ids = [...deps.registry.all().map((c) => c.id), ...accounts.map((a) => a.providerId)];
-      const considered = await Promise.all(
-        ids.map(async (providerId): Promise<ConsideredQuote> => {
-          const carrier = await carrierFor(providerId);
-          const name = carrier?.name ?? `Provider ${providerId}`;
-          try {
-            const quote = carrier && (await carrier.quote(spec, parties));
-            if (!quote) return { providerId, name, note: 'does not take this shipment' };
-            if (quote.currency !== COMPARED_CURRENCY) return { providerId, name, quote, note: `priced in ${quote.currency}; only ${COMPARED_CURRENCY} prices are compared` };
-            return { providerId, name, quote };
-          } catch (error) {
-            return { providerId, name, note: error instanceof CarrierRefusedError ? error.reason : outboundFailureText(error) };
-          }
-        }),
-      );
-      const comparable = considered.filter((c): c is ConsideredQuote & { quote: Quote } => c.quote !== undefined && c.note === undefined);
-      const best = bestQuote(comparable.map((c) => ({ ...c, carrier: { id: c.providerId } })), preference);
-      return { chosen: best && comparable.find((c) => c.providerId === best.providerId)!, considered };
-    },
-
-    /** True when the id is a built-in carrier (quoted and booked in process) rather than an account. */
-    isBuiltIn: (providerId: number) => deps.registry.get(providerId) !== undefined,
-
-    carrierFor,
-  };
 }
 
-export type ProviderService = ReturnType<typeof createProviderService>;
+export type ProviderService = Providers;

@@ -110,6 +110,7 @@ export function createConsignmentStarter(deps: ConsignmentStarterDeps) {
       ...(draft.providerId != null ? [{ key: SA.ProviderId, value: draft.providerId }] : []),
     ],
   });
+  const relayStartOptions = (draft: DraftStart) => startOptions(draft, RELAY_PRIORITY);
   /**
    * An Update sent with the start of the workflow, so it never waits for the relay. With an `updateId` (a
    * request's Idempotency-Key) a retry of the same request attaches to the update the first one sent, running
@@ -144,13 +145,16 @@ export function createConsignmentStarter(deps: ConsignmentStarterDeps) {
      */
     async startDraft(draft: DraftStart): Promise<boolean> {
       try {
-        await deps.client.workflow.start<typeof consignmentWorkflow>(WORKFLOW_TYPE, startOptions(draft, RELAY_PRIORITY));
+        await deps.client.workflow.start<typeof consignmentWorkflow>(WORKFLOW_TYPE, relayStartOptions(draft));
         return true;
       } catch (error) {
         if (error instanceof WorkflowExecutionAlreadyStartedError) return false;
         throw error;
       }
     },
+
+    /** The options startDraft starts a workflow with (the workflow tests add a shorter workflow task timeout to them). */
+    relayStartOptions,
 
     update: (draft: DraftStart, patch: DraftInput): Promise<ConsignmentRecord> => updateWithStart(updateDraftUpdate, draft, [patch]),
 

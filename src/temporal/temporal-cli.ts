@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { PROJECT_ROOT } from '../project-root';
@@ -66,9 +66,5 @@ export function resolveTemporalCli(options: { cliPath?: string; install?: boolea
   if (isExecutable(LOCAL_TEMPORAL_CLI)) return { source: 'project-local', path: LOCAL_TEMPORAL_CLI };
   if (options.install !== false && installLocalTemporalCli(options.log)) return { source: 'project-local', path: LOCAL_TEMPORAL_CLI };
   return { source: 'sdk-download' };
-}
-
-export function cliVersion(path: string): string {
-  return execFileSync(path, ['--version'], { encoding: 'utf8' }).trim();
 }
 

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { metricsText, type Metrics } from '../metrics';
-import type { HealthReport } from '../api/routes/health.routes';
+import type { HealthReport } from '../health';
 
 /**
  * The HTTP side of a worker-only process (`npm run worker`): `GET /metrics` for the scraper and `GET /healthz`

@@ -1,5 +1,5 @@
 import { loadConfig } from '../config';
-import { failStartup, stopOnSignals } from '../process';
+import { failStartup, stopOnSignals } from '../shutdown';
 import { startRuntime } from '../runtime';
 import { temporalSdkMetrics } from './worker';
 import { startWorkerHttp } from './worker-http';

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { isServiceBarcode } from '../../src/carriers/barcode';
 import { consignmentWorkflowId } from '../../src/temporal/consignment.starter';
 import { consignmentApi, draftBody, party, waitForStatus, type ConsignmentApi } from '../support/consignments';
@@ -159,7 +158,8 @@ describe('carrier events and history', () => {
     await consignments.sandboxEvent(done.id, { event: 'DELIVERED', location: 'Ankara', event_id: 'e3' });
     const d = await waitForStatus(consignments, done.id, 7);
     await consignments.sandboxEvent(done.id, { event: 'IN_TRANSIT', event_id: 'e4' }); // late
-    await sleep(300);
+    // The single writer has finished: nothing can change the consignment after this.
+    await svc.runtime.client.workflow.getHandle(consignmentWorkflowId(done.uuid)).result();
     const after = await consignments.details(done.id);
     expect(after.status).toBe(7);
     expect(after.details.map((h: { status_name: string }) => h.status_name)).toEqual(['NEW_DRAFT', 'LABEL_CREATED', 'PICKED_UP', 'IN_TRANSIT', 'DELIVERED']);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll } from '@jest/globals';
+import { afterAll, beforeAll, expect } from '@jest/globals';
 import { resolve } from 'node:path';
 import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type WorkflowHandle, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
@@ -7,7 +7,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { ConsignmentRecord } from '../../src/domain/consignment';
 import { STATUS } from '../../src/domain/statuses';
-import { consignmentWorkflowId } from '../../src/temporal/consignment.starter';
+import { consignmentWorkflowId, createConsignmentStarter, draftStartOf } from '../../src/temporal/consignment.starter';
 import { DYNAMIC_CONFIG } from '../../src/temporal/dev-server';
 import type { BookedShipment, ProcessingPlan } from '../../src/domain/shipment';
 import type { LifecycleActivities, StatusChange } from '../../workflows/activities';
@@ -89,9 +89,20 @@ export function useWorkflowTestEnvironment(): WorkflowTestContext {
 
 export const uniqueId = (prefix: string): string => `${prefix}-${randomUUID()}`;
 
+/**
+ * How a test writes a draft into the lifecycle fakes' store, as the API's creating transaction writes the row:
+ * kept on the fakes under a symbol (the worker registers only string-keyed functions as activities) and found
+ * by the task queue the fakes serve, so createConsignment needs no more than the task queue.
+ */
+const SEED_DRAFT = Symbol('seedDraft');
+type SeedDraft = (uuid: string, request: CreateDraftRequest) => ConsignmentRecord;
+const seeders = new Map<string, SeedDraft>();
+
 /** Runs `fn` with a fresh worker on a task queue of its own, serving the given fake activities; stops the worker after. */
 export async function withWorker<T>(ctx: WorkflowTestContext, activities: object, fn: (taskQueue: string) => Promise<T>, options: { onStop?: () => void } = {}): Promise<T> {
   const taskQueue = uniqueId('tq');
+  const seed = (activities as { [SEED_DRAFT]?: SeedDraft })[SEED_DRAFT];
+  if (seed) seeders.set(taskQueue, seed);
   const worker = await Worker.create({
     connection: ctx.env.nativeConnection,
     namespace: 'default',
@@ -100,14 +111,16 @@ export async function withWorker<T>(ctx: WorkflowTestContext, activities: object
     activities,
     shutdownGraceTime: '1 second',
   });
-  return worker.runUntil(async () => {
-    try {
-      return await fn(taskQueue);
-    } finally {
-      // Blocked fakes must let go, or the worker waits for them at shutdown.
-      options.onStop?.();
-    }
-  });
+  return worker
+    .runUntil(async () => {
+      try {
+        return await fn(taskQueue);
+      } finally {
+        // Blocked fakes must let go, or the worker waits for them at shutdown.
+        options.onStop?.();
+      }
+    })
+    .finally(() => seeders.delete(taskQueue));
 }
 
 /** A promise the test opens: fakes await it to block until the test lets them go on. */
@@ -261,15 +274,21 @@ export function lifecycleFakes(hooks: LifecycleHooks = {}) {
   };
   const snapshot = (record: ConsignmentRecord) => structuredClone(record);
 
+  /** Writes a draft into the store without an activity call (the API's creating transaction, in production). */
+  const seedDraft: SeedDraft = (uuid, request) => {
+    const existing = records.get(uuid);
+    if (existing) return snapshot(existing);
+    const record = newRecord(nextId++, uuid, request);
+    records.set(uuid, record);
+    return snapshot(record);
+  };
+
   const fakes: LifecycleActivities = {
+    /** Histories only: the workflow's createDraft handler (no production code sends it) calls it. */
     async insertDraft(request) {
       log('insertDraft', request);
       await hooks.insertDraft?.(request);
-      const existing = records.get(request.uuid);
-      if (existing) return snapshot(existing);
-      const record = newRecord(nextId++, request.uuid, request);
-      records.set(request.uuid, record);
-      return snapshot(record);
+      return seedDraft(request.uuid, request);
     },
     async updateDraft({ uuid, patch }) {
       log('updateDraft', { uuid, patch });
@@ -371,7 +390,8 @@ export function lifecycleFakes(hooks: LifecycleHooks = {}) {
   const callsOf = <N extends keyof LifecycleActivities>(name: N) => calls.filter((c) => c.name === name).map((c) => c.args as Parameters<LifecycleActivities[N]>[0]);
   /** every status event written so far has been published (nothing left in flight) */
   const allPublished = () => published.length === statusKeys.size;
-  return { records, calls, names, callsOf, published, allPublished, fakes };
+  Object.defineProperty(fakes, SEED_DRAFT, { value: seedDraft, enumerable: false });
+  return { records, calls, names, callsOf, published, allPublished, fakes, seedDraft };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -399,8 +419,36 @@ export function startConsignment(
   });
 }
 
-/** Creates a draft as the service does: update-with-start (USE_EXISTING), so the update reaches the workflow with its start. */
+/**
+ * Creates a draft as production does: its row first (the API's transaction; here the fakes' store of the worker
+ * serving `taskQueue`), then the start the outbox relay sends, through the real starter
+ * (src/temporal/consignment.starter.ts, startDraft): created, at the relay's priority. `workflowTaskTimeout`
+ * (tests that need an update in while a local activity runs) sends the same start options with it.
+ */
 export async function createConsignment(
+  ctx: WorkflowTestContext,
+  taskQueue: string,
+  input: Partial<Pick<ConsignmentWorkflowInput, 'uuid' | 'historyLimit' | 'pollIntervalMs'>> = {},
+  request: CreateDraftRequest = createRequest(),
+  options: { workflowTaskTimeout?: string } = {},
+): Promise<{ handle: ConsignmentHandle; record: ConsignmentRecord; uuid: string }> {
+  const uuid = input.uuid ?? randomUUID();
+  const seed = seeders.get(taskQueue);
+  if (!seed) throw new Error(`no lifecycle fakes serve task queue ${taskQueue}: run createConsignment inside withWorker(ctx, lifecycleFakes().fakes, ...)`);
+  const record = seed(uuid, request);
+  const starter = createConsignmentStarter({ client: ctx.env.client, taskQueue, historyLimit: input.historyLimit, pollIntervalMs: input.pollIntervalMs });
+  const draft = draftStartOf(record, CUSTOMER.customerCode);
+  if (options.workflowTaskTimeout) await ctx.env.client.workflow.start<typeof consignmentWorkflow>('consignmentWorkflow', { ...starter.relayStartOptions(draft), ...options });
+  else expect(await starter.startDraft(draft)).toBe(true);
+  return { handle: ctx.env.client.workflow.getHandle<typeof consignmentWorkflow>(consignmentWorkflowId(uuid)), record, uuid };
+}
+
+/**
+ * Histories only: creates a draft the way consignflow did before the outbox (update-with-start of `createDraft`,
+ * USE_EXISTING). No production code sends createDraft any more; the workflow keeps its handler for workflows
+ * that were started that way, and these tests keep the handler honest.
+ */
+export async function createConsignmentByUpdate(
   ctx: WorkflowTestContext,
   taskQueue: string,
   input: Partial<ConsignmentWorkflowInput> = {},
@@ -444,7 +492,7 @@ export const statusEventId = (uuid: string, eventKey: string): string => `${uuid
  * returns the workflow state a run would carry for it: for tests that start a workflow mid-life (`input.state`).
  */
 export async function seedProcessed(fakes: LifecycleActivities, calls: Call[], uuid: string = randomUUID()): Promise<{ uuid: string; record: ConsignmentRecord; state: ConsignmentState }> {
-  await fakes.insertDraft({ uuid, ...createRequest() });
+  await fakes.insertDraft({ uuid, ...createRequest() }); // the store's row (the call is forgotten below)
   const plan = await fakes.planProcessing({ uuid, patch: null });
   const booking = await fakes.bookShipment({ uuid, providerId: plan.providerId, shipment: plan.shipment, serviceBarcode: plan.serviceBarcode, draft: plan.draft, reference: plan.serviceBarcode, labelFormat: 'pdf' });
   const { record } = await fakes.completeProcessing({ uuid, plan, booking });

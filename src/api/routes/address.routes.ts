@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Queryable } from '../../db/database';
-import { searchAddresses } from '../../db/addresses.repository';
+import type { AddressService } from '../../services/addresses.service';
 import { z } from 'zod';
 import { addressSearchQuery, parseAddressSearchQuery } from '../../address/search-params';
 import { envelope, operation, page } from '../openapi/operation';
@@ -29,11 +28,11 @@ const search = operation({
  * DomainError('VALIDATION_FAILED') with one issue per problem; the app's error handler localises them.
  * A search is one SQL statement (src/address/address-search.ts).
  */
-export function addressRoutes(deps: { db: Queryable }): FastifyPluginAsync {
+export function addressRoutes(deps: { addresses: AddressService }): FastifyPluginAsync {
   return async (app) => {
     app.get('/address/search', { schema: search }, async (request) => {
       const query = parseAddressSearchQuery(request.query);
-      const data = await searchAddresses(deps.db, query);
+      const data = await deps.addresses.search(query);
       return { status: true, message: null, data };
     });
   };

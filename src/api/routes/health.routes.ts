@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import type { HealthCheck, HealthReport } from '../../health';
 import { errorEnvelope } from '../errors';
 import { answerSchema, envelope, operation } from '../openapi/operation';
 
@@ -16,12 +17,7 @@ const health = (operationId: string, summary: string) =>
     answers: { 200: { description: 'Everything is up.', schema: Up }, 503: { description: 'Something is down.', schema: Down } },
   });
 
-export interface HealthReport {
-  database: boolean;
-  temporal: boolean;
-  worker: boolean;
-}
-export type HealthCheck = () => Promise<HealthReport>;
+export type { HealthCheck, HealthReport };
 
 /**
  * `/healthz` and `/readyz`: 200 only when the database, Temporal and a worker are all up; 503 naming what is

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { ORDER_EVENT_STATES } from '../../domain/order-source';
 import { pageQuery, pageResponse, parsePageRequest } from '../../domain/pagination';
-import { orderSourceBodies, parseOrderSourceInput } from '../../feeds/order-source-input';
+import { orderSourceBodies, parseOrderSourceInput } from '../../imports/order-source-input';
 import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
 import type { OrderSourceService } from '../../services/order-sources.service';
 import { OrderEventAnswer, OrderSourceAnswer, toOrderEventResponse, toOrderSourceResponse } from '../mappers/order-source.mapper';

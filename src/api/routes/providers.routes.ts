@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { SANDBOX_LOGOS } from '../../carriers/sandbox-carriers';
 import { DomainError } from '../../domain/errors';
-import { providerEventId, TRACKING_EVENTS } from '../../domain/tracking';
+import { carrierEventOf, TRACKING_EVENTS } from '../../domain/tracking';
 import { parseOrRefuse } from '../../domain/validation';
 import { statusMessage, statusName } from '../../domain/statuses';
 import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
@@ -235,13 +235,11 @@ export function providerRoutes(deps: {
       const push = parseOrRefuse(pushBody, request.body ?? {}, (path) => path.join('.') || 'events');
       const unknown: string[] = [];
       for (const e of push.events) {
-        const target = await deps.consignments.ingestCarrierEvent(providerId, e.tracking_code, {
-          eventId: providerEventId(providerId, e.event_id),
-          event: e.event,
-          occurredAt: e.occurred_at ? new Date(e.occurred_at).toISOString() : new Date().toISOString(),
-          location: e.location ?? null,
-          message: e.message ?? null,
-        });
+        const target = await deps.consignments.ingestCarrierEvent(
+          providerId,
+          e.tracking_code,
+          carrierEventOf(providerId, { eventId: e.event_id, event: e.event, occurredAt: e.occurred_at, location: e.location, message: e.message }),
+        );
         if (!target) unknown.push(e.tracking_code);
       }
       return reply.code(202).send({

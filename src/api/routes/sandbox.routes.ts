@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { DomainError } from '../../domain/errors';
-import { providerEventId, TRACKING_EVENTS } from '../../domain/tracking';
+import { carrierEventOf, TRACKING_EVENTS } from '../../domain/tracking';
 import { parseOrRefuse } from '../../domain/validation';
 import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
 import type { ConsignmentService } from '../../services/consignments.service';
@@ -42,13 +42,11 @@ export function sandboxRoutes(deps: { consignments: ConsignmentService; sandboxP
       const { consignment } = await deps.consignments.find({ id, customerId: request.caller.customerId });
       if (consignment.provider_id === null || !deps.sandboxProviders.has(consignment.provider_id) || !consignment.tracking_code) throw new DomainError('NOT_SANDBOX_CONSIGNMENT');
       const eventId = event.event_id ?? randomUUID();
-      await deps.consignments.ingestCarrierEvent(consignment.provider_id, consignment.tracking_code, {
-        eventId: providerEventId(consignment.provider_id, eventId),
-        event: event.event,
-        occurredAt: new Date().toISOString(),
-        location: event.location ?? null,
-        message: event.message ?? null,
-      });
+      await deps.consignments.ingestCarrierEvent(
+        consignment.provider_id,
+        consignment.tracking_code,
+        carrierEventOf(consignment.provider_id, { eventId, event: event.event, location: event.location, message: event.message }),
+      );
       return reply.code(202).send({ status: true, message: translate(SUCCESS_MESSAGES.EVENT_ACCEPTED, request.locale), data: { consignment: consignment.id, event_id: eventId } });
     });
   };

@@ -173,8 +173,9 @@ describe('DhlExpressCarrier', () => {
     dhl.failNext({ kind: 'status', status: 503 });
     expect(await failure(carrier().book(request('international')))).toBeInstanceOf(RemoteUnavailableError);
     dhl.failNext({ kind: 'custom', status: 429, body: { title: 'Too many requests' }, headers: { 'retry-after': '7' } });
-    expect(await failure(carrier().book(request('international')))).toMatchObject({ name: 'CarrierBusyError', retryAfterMs: 7000 });
-    expect(CarrierBusyError).toBeDefined();
+    const busy = await failure(carrier().book(request('international')));
+    expect(busy).toBeInstanceOf(CarrierBusyError);
+    expect(busy).toMatchObject({ retryAfterMs: 7000 });
   });
 
   it('refuses an address that does not fit the contract’s three lines of 45 characters', async () => {

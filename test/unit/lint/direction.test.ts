@@ -67,15 +67,17 @@ const CASES: Array<{ name: string; filePath: string; lines: Line[] }> = [
     ],
   },
   {
-    name: 'activities/ never imports the HTTP layer nor workflow code; workflows/ contracts and messages as types only',
+    name: 'activities/ never imports the HTTP layer, services nor workflow code; workflows/ contracts and messages as types only',
     filePath: 'activities/bad.activities.ts',
     lines: [
       ok(`import type { CreateDraftRequest } from '../workflows/consignment.messages';`),
       ok(`import type { ConsignmentActivities } from '../workflows/activities';`),
       ok(`import { type DeliveryPolicy } from '../workflows/webhook-delivery.messages';`),
       ok(`import { findConsignment } from '../src/db/consignments.repository';`),
-      ok(`import type { ConsignmentService } from '../src/services/consignments.service';`),
       ok(`import type { ConsignmentStarter } from '../src/temporal/consignment.starter';`),
+      ok(`import type { Providers } from '../src/carriers/providers';`),
+      bad(`import type { ConsignmentService } from '../src/services/consignments.service';`, 'activities/ never imports src/services'),
+      bad(`import { describeChoice } from '../src/services/providers.service';`, 'activities/ never imports src/services'),
       ok(`import { DomainError } from '../src/domain/errors';`),
       ok(`import { asActivity } from './failures';`),
       bad(`import { consignmentWorkflow } from '../workflows/consignment.workflow';`, 'activities/ never imports workflow code'),
@@ -149,9 +151,88 @@ const CASES: Array<{ name: string; filePath: string; lines: Line[] }> = [
     ],
   },
   {
-    name: 'the worker may import workflows and activities',
+    name: 'the worker may import workflows and activities, not the API nor services',
     filePath: 'src/temporal/worker.ts',
-    lines: [ok(`import { createActivities } from '../../activities';`), ok(`import * as workflows from '../../workflows';`)],
+    lines: [
+      ok(`import { createActivities } from '../../activities';`),
+      ok(`import * as workflows from '../../workflows';`),
+      bad(`import { buildApp } from '../api/app';`, 'src/temporal never imports src/api'),
+      bad(`import type { ConsignmentService } from '../services/consignments.service';`, 'src/temporal never imports src/services'),
+    ],
+  },
+  {
+    name: 'src/temporal/ never imports the API (the worker\'s HTTP port included), services or activities',
+    filePath: 'src/temporal/worker-http.ts',
+    lines: [
+      ok(`import type { HealthReport } from '../health';`),
+      ok(`import { metricsText } from '../metrics';`),
+      ok(`import { claimDraftStarts } from '../db/outbox.repository';`),
+      bad(`import type { HealthReport } from '../api/routes/health.routes';`, 'src/temporal never imports src/api'),
+      bad(`import { createConsignmentService } from '../services/consignments.service';`, 'src/temporal never imports src/services'),
+      bad(`import { createActivities } from '../../activities';`, 'Only src/temporal/worker.ts imports activities/'),
+    ],
+  },
+  {
+    name: 'a starter is held to the src/temporal rules as well',
+    filePath: 'src/temporal/import.starter.ts',
+    lines: [ok(`import type { importWorkflow } from '../../workflows/import.workflow';`), bad(`import type { ImportService } from '../services/imports.service';`, 'src/temporal never imports src/services')],
+  },
+  {
+    name: 'routes reach repositories only through services (record types may be named)',
+    filePath: 'src/api/routes/bad.routes.ts',
+    lines: [
+      ok(`import type { Caller } from '../../db/customers.repository';`),
+      ok(`import type { Queryable } from '../../db/database';`),
+      ok(`import type { AddressService } from '../../services/addresses.service';`),
+      bad(`import { searchAddresses } from '../../db/addresses.repository';`, 'Routes reach repositories only through src/services'),
+      bad(`import { findConsignment, type ConsignmentKey } from '../../db/consignments.repository';`, 'Routes reach repositories only through src/services'),
+      bad(`import { toDomainError } from '../../temporal/failures';`, 'src/api is HTTP only'),
+    ],
+  },
+  {
+    name: 'src/db/ imports no other layer',
+    filePath: 'src/db/bad.repository.ts',
+    lines: [
+      ok(`import type { Queryable } from './database';`),
+      ok(`import { STATUS } from '../domain/statuses';`),
+      ok(`import { fold } from '../address/fold';`),
+      bad(`import type { ConsignmentService } from '../services/consignments.service';`, 'src/db holds the repositories every layer uses'),
+      bad(`import type { ConsignmentStarter } from '../temporal/consignment.starter';`, 'src/db holds the repositories every layer uses'),
+      bad(`import type { Carrier } from '../carriers/carrier';`, 'src/db holds the repositories every layer uses'),
+      bad(`import { renderPdfLabel } from '../labels/pdf-label';`, 'src/db holds the repositories every layer uses'),
+      bad(`import type { AppDeps } from '../api/app';`, 'src/db holds the repositories every layer uses'),
+      bad(`import type { ActivityDeps } from '../../activities';`, 'src/db never imports activities/'),
+      bad(`import { SA } from '../../workflows/search-attributes';`, 'src/db never imports workflows/'),
+    ],
+  },
+  {
+    name: 'src/carriers/ reaches the database only through ports',
+    filePath: 'src/carriers/bad-carrier.ts',
+    lines: [
+      ok(`import type { OutboundHttp } from '../http/outbound';`),
+      ok(`import type { DraftInput } from '../domain/draft';`),
+      ok(`import { CarrierRefusedError } from './carrier';`),
+      ok(`import type { CarrierAccountRecord } from '../db/carrier-accounts.repository';`),
+      bad(`import { takeCarrierCall } from '../db/carrier-call-windows.repository';`, 'src/carriers never imports src/db'),
+      bad(`import type { ProviderService } from '../services/providers.service';`, 'src/carriers never imports src/services'),
+      bad(`import type { ConsignmentStarter } from '../temporal/consignment.starter';`, 'src/carriers never imports src/temporal'),
+      bad(`import { renderPdfLabel } from '../labels/pdf-label';`, 'src/carriers never imports src/labels'),
+      bad(`import type { CarrierActivityDeps } from '../../activities/carriers.activities';`, 'src/carriers never imports activities/'),
+      bad(`import type { BookingOrder } from '../../workflows/activities';`, 'src/carriers never imports workflows/'),
+    ],
+  },
+  {
+    name: 'src/labels/ renders for activities and services, importing neither',
+    filePath: 'src/labels/bad-label.ts',
+    lines: [
+      ok(`import type { DraftInput } from '../domain/draft';`),
+      ok(`import { translate } from '../i18n/messages';`),
+      bad(`import type { ConsignmentService } from '../services/consignments.service';`, 'src/labels renders documents'),
+      bad(`import type { Carrier } from '../carriers/carrier';`, 'src/labels renders documents'),
+      bad(`import type { ConsignmentStarter } from '../temporal/consignment.starter';`, 'src/labels renders documents'),
+      bad(`import type { AppDeps } from '../api/app';`, 'src/labels renders documents'),
+      bad(`import type { ActivityDeps } from '../../activities';`, 'src/labels never imports activities/'),
+    ],
   },
   {
     name: 'test/ is exempt',
@@ -185,7 +266,7 @@ describe('eslint.config.js keeps the dependency direction', () => {
   });
 
   it('the rule is an error (it fails `npm run lint`) on every folder of the layout', async () => {
-    for (const file of ['workflows/consignment.workflow.ts', 'src/domain/statuses.ts', 'activities/index.ts', 'src/api/app.ts', 'src/services/consignments.service.ts', 'src/temporal/consignment.starter.ts', 'src/db/database.ts']) {
+    for (const file of ['workflows/consignment.workflow.ts', 'src/domain/statuses.ts', 'activities/index.ts', 'src/api/app.ts', 'src/services/consignments.service.ts', 'src/temporal/consignment.starter.ts', 'src/temporal/worker.ts', 'src/temporal/worker-http.ts', 'src/db/database.ts', 'src/carriers/registry.ts', 'src/labels/pdf-label.ts', 'src/api/routes/drafts.routes.ts']) {
       const config = (await eslint.calculateConfigForFile(join(ROOT, file))) as { rules: Record<string, unknown[]> };
       expect([file, config.rules['no-restricted-imports'][0]]).toEqual([file, 2]);
     }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bufferSource, detectDelimiter, readCsvRecords } from '../../../src/feeds/csv-stream';
-import { parseImportOptions, type ImportOptions } from '../../../src/feeds/import-options';
-import { mapOrder, orderGroups, type MappedOrder } from '../../../src/feeds/order-mapper';
-import { deliveryHeaders, isWooCommercePing, signBody, topicAction, verifySignature } from '../../../src/feeds/order-webhooks';
-import { mapPlatformOrder, orderIdentity } from '../../../src/feeds/platform-orders';
-import { resolveLayout } from '../../../src/feeds/presets';
+import { bufferSource, detectDelimiter, readCsvRecords } from '../../../src/imports/csv-stream';
+import { parseImportOptions, type ImportOptions } from '../../../src/imports/import-options';
+import { mapOrder, orderGroups, type MappedOrder } from '../../../src/imports/order-mapper';
+import { deliveryHeaders, isWooCommercePing, signBody, topicAction, verifySignature } from '../../../src/imports/order-webhooks';
+import { mapPlatformOrder, orderIdentity } from '../../../src/imports/platform-orders';
+import { resolveLayout } from '../../../src/imports/presets';
 
 const csv = (name: string) => readFileSync(join(__dirname, '../../fixtures/imports', name));
 const payload = (name: string) => readFileSync(join(__dirname, '../../fixtures/order-feeds', name));

@@ -1,3 +1,4 @@
+// How the process ends: once on SIGINT/SIGTERM (stopping the runtime in order), or at once when start-up fails.
 import type { Runtime } from './runtime';
 
 /** Stops the runtime once on SIGINT/SIGTERM (the dev server child included), then exits. */

@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bufferSource, CsvScanner, CsvSyntaxError, detectDelimiter, readCsvRecords } from '../../../src/feeds/csv-stream';
-import { parseImportOptions, type ImportOptions } from '../../../src/feeds/import-options';
-import { mapOrder, orderGroups, parseNumber, type MappedOrder } from '../../../src/feeds/order-mapper';
-import { COLUMN_KEYS, resolveLayout, templateCsv, type PresetName } from '../../../src/feeds/presets';
+import { bufferSource, CsvScanner, CsvSyntaxError, detectDelimiter, readCsvRecords } from '../../../src/imports/csv-stream';
+import { parseImportOptions, type ImportOptions } from '../../../src/imports/import-options';
+import { mapOrder, orderGroups, parseNumber, type MappedOrder } from '../../../src/imports/order-mapper';
+import { COLUMN_KEYS, resolveLayout, templateCsv, type PresetName } from '../../../src/imports/presets';
 import { DomainError } from '../../../src/domain/errors';
 
 const fixture = (name: string) => readFileSync(join(__dirname, '../../fixtures/imports', name));
