@@ -179,36 +179,62 @@ export async function findByTrackingCode(q: Queryable, providerId: number, track
   return rows[0] && { uuid: rows[0].uuid, id: Number(rows[0].id) };
 }
 
-/** Column values of a draft, derived fields (weight, desi, consignment_type) included. */
-export function draftColumns(draft: DraftInput) {
+/** The columns a draft writes, with their types: DRAFT_COLUMNS in this order, and the JSON row of an insert. */
+const DRAFT_COLUMN_TYPES = [
+  ['preference', 'smallint'],
+  ['provider_id', 'int'],
+  ['address_resolver_type', 'smallint'],
+  ['reference_no', 'text'],
+  ['invoice_number', 'text'],
+  ['incoterms_type', 'smallint'],
+  ['specific_shipping_method', 'text'],
+  ['generate_provider_barcode', 'boolean'],
+  ['specific_provider_barcode', 'text'],
+  ['consignor', 'jsonb'],
+  ['consignee', 'jsonb'],
+  ['documents', 'jsonb'],
+  ['special_services', 'jsonb'],
+  ['weight', 'numeric'],
+  ['desi', 'numeric'],
+  ['consignment_type', 'smallint'],
+] as const;
+type DraftColumn = (typeof DRAFT_COLUMN_TYPES)[number][0];
+
+/** A draft's column values by name, derived fields (weight, desi, consignment_type) included. */
+function draftRow(draft: DraftInput): Record<DraftColumn, unknown> {
   const { weight, desi } = totals(draft.packages ?? []);
-  return [
-    draft.preference ?? null,
-    draft.provider_id ?? null,
-    draft.address_resolver_type ?? 0,
-    draft.reference_no ?? null,
-    draft.invoice_number ?? null,
-    draft.incoterms_type ?? 2,
-    draft.specific_shipping_method ?? null,
-    draft.generate_provider_barcode ?? false,
-    draft.specific_provider_barcode ?? null,
-    JSON.stringify(draft.consignor ?? {}),
-    JSON.stringify(draft.consignee ?? {}),
-    JSON.stringify(draft.documents ?? []),
-    JSON.stringify(draft.special_services ?? []),
+  return {
+    preference: draft.preference ?? null,
+    provider_id: draft.provider_id ?? null,
+    address_resolver_type: draft.address_resolver_type ?? 0,
+    reference_no: draft.reference_no ?? null,
+    invoice_number: draft.invoice_number ?? null,
+    incoterms_type: draft.incoterms_type ?? 2,
+    specific_shipping_method: draft.specific_shipping_method ?? null,
+    generate_provider_barcode: draft.generate_provider_barcode ?? false,
+    specific_provider_barcode: draft.specific_provider_barcode ?? null,
+    consignor: draft.consignor ?? {},
+    consignee: draft.consignee ?? {},
+    documents: draft.documents ?? [],
+    special_services: draft.special_services ?? [],
     weight,
     desi,
-    consignmentType(draft.consignor?.country, draft.consignee?.country),
-  ];
+    consignment_type: consignmentType(draft.consignor?.country, draft.consignee?.country),
+  };
 }
 
-export const DRAFT_COLUMNS = `preference, provider_id, address_resolver_type, reference_no, invoice_number, incoterms_type,
-  specific_shipping_method, generate_provider_barcode, specific_provider_barcode, consignor, consignee, documents,
-  special_services, weight, desi, consignment_type`;
+/** Column values of a draft as statement parameters, in DRAFT_COLUMNS order (JSON columns as JSON text). */
+export function draftColumns(draft: DraftInput): unknown[] {
+  const row = draftRow(draft);
+  return DRAFT_COLUMN_TYPES.map(([name, type]) => (type === 'jsonb' ? JSON.stringify(row[name]) : row[name]));
+}
 
-/** A draft's packages as rows for jsonb_to_recordset (PACKAGE_ROWS), in their order. */
-const packageRows = (packages: PackageInput[]) =>
+export const DRAFT_COLUMNS = DRAFT_COLUMN_TYPES.map(([name]) => name).join(', ');
+
+/** A draft's packages as rows for jsonb_to_recordset (PACKAGE_ROWS), in their order; `uuid` names the draft. */
+const packageRows = (uuid: string, packages: PackageInput[]) =>
   packages.map((p, position) => ({
+    uuid,
     position,
     package_type: p.package_type ?? null,
     provider_packaging_type: p.provider_packaging_type ?? null,
@@ -221,10 +247,11 @@ const packageRows = (packages: PackageInput[]) =>
     dangerous_goods: p.dangerous_goods ?? null,
   }));
 
-/** The items of a draft's packages as rows for jsonb_to_recordset (ITEM_ROWS): each names its package by position. */
-const itemRows = (packages: PackageInput[]) =>
+/** The items of a draft's packages as rows for jsonb_to_recordset (ITEM_ROWS): each names its draft and its package's position. */
+const itemRows = (uuid: string, packages: PackageInput[]) =>
   packages.flatMap((p, packagePosition) =>
     (p.items ?? []).map((item, position) => ({
+      uuid,
       package_position: packagePosition,
       position,
       description: item.description ?? null,
@@ -237,24 +264,26 @@ const itemRows = (packages: PackageInput[]) =>
     })),
   );
 
-const PACKAGE_ROWS = `position int, package_type smallint, provider_packaging_type text, post_type int, weight numeric, length numeric,
+const PACKAGE_ROWS = `uuid uuid, position int, package_type smallint, provider_packaging_type text, post_type int, weight numeric, length numeric,
   width numeric, height numeric, desi numeric, dangerous_goods boolean`;
-const ITEM_ROWS = `package_position int, position int, description text, gtip text, origin text, currency_code text, unit_price numeric,
+const ITEM_ROWS = `uuid uuid, package_position int, position int, description text, gtip text, origin text, currency_code text, unit_price numeric,
   quantity int, category text`;
 
 /**
- * INSERTs of the packages (as `p`) and their items (as `i`) of the consignment `c` returned by an earlier CTE,
- * from the JSON rows in parameters $packages and $items: one statement text whatever the number of packages.
+ * INSERTs of the packages (as `p`) and their items (as `i`) of the consignments `c` returned by an earlier CTE,
+ * from the JSON rows in parameters `packages` and `items` (each row names its consignment's uuid): one statement
+ * text whatever the number of drafts, packages and items.
  */
 const insertPackagesCte = (packages: string, items: string) => `p AS (
     INSERT INTO consignment_packages (consignment_id, position, package_type, provider_packaging_type, post_type, weight, length, width, height, desi, dangerous_goods)
     SELECT c.id, x.position, x.package_type, x.provider_packaging_type, x.post_type, x.weight, x.length, x.width, x.height, x.desi, x.dangerous_goods
-      FROM c, jsonb_to_recordset(${packages}::jsonb) AS x(${PACKAGE_ROWS})
+      FROM c JOIN jsonb_to_recordset(${packages}::jsonb) AS x(${PACKAGE_ROWS}) ON x.uuid = c.uuid
     RETURNING *
   ), i AS (
     INSERT INTO package_items (package_id, position, description, gtip, origin, currency_code, unit_price, quantity, category)
     SELECT p.id, x.position, x.description, x.gtip, x.origin, x.currency_code, x.unit_price, x.quantity, x.category
-      FROM p JOIN jsonb_to_recordset(${items}::jsonb) AS x(${ITEM_ROWS}) ON x.package_position = p.position
+      FROM jsonb_to_recordset(${items}::jsonb) AS x(${ITEM_ROWS})
+      JOIN c ON c.uuid = x.uuid JOIN p ON p.consignment_id = c.id AND p.position = x.package_position
     RETURNING *
   )`;
 
@@ -268,43 +297,50 @@ export interface NewDraft {
   statusMessage: string;
 }
 
+const NEW_DRAFT_ROWS = `ord int, uuid uuid, customer_id int, user_id int, status smallint, import_id text, status_message text,
+  ${DRAFT_COLUMN_TYPES.map(([name, type]) => `${name} ${type}`).join(', ')}`;
+
+/**
+ * One statement inserting drafts (consignments, packages, items, first history entries and, when $5, their
+ * outbox entries), from JSON rows: the same text for one draft or a thousand. `skipTaken` skips a draft whose
+ * uuid or reference_no is taken; otherwise only a taken uuid is skipped and a taken reference fails the whole
+ * statement. Answers the inserted consignments: as records, or with `idsOnly` their id and uuid.
+ */
+const insertDraftsStatement = (skipTaken: boolean, idsOnly: boolean) => `WITH d AS (
+    SELECT * FROM jsonb_to_recordset($1::jsonb) AS d(${NEW_DRAFT_ROWS})
+  ), c AS (
+    INSERT INTO consignments (uuid, customer_id, user_id, status, import_id, ${DRAFT_COLUMNS})
+    SELECT uuid, customer_id, user_id, status, import_id, ${DRAFT_COLUMNS} FROM d ORDER BY ord
+    ON CONFLICT ${skipTaken ? '' : '(uuid) '}DO NOTHING RETURNING *
+  ), ${insertPackagesCte('$2', '$3')}, h AS (
+    INSERT INTO consignment_history (consignment_id, status, message, event_key)
+    SELECT c.id, c.status, d.status_message, 'created' FROM c JOIN d ON d.uuid = c.uuid ORDER BY c.id
+  ), o AS (
+    INSERT INTO consignment_outbox (consignment_id) SELECT c.id FROM c WHERE $4::boolean
+  )
+  SELECT ${idsOnly ? 'c.id, c.uuid' : consignmentColumns(packagesJson('p', 'i'))} FROM c ORDER BY c.id`;
+
+/** The parameters of insertDraftsStatement. */
+const insertDraftsParams = (drafts: NewDraft[], enqueueStart: boolean) => [
+  JSON.stringify(
+    drafts.map((d, ord) => ({ ord, uuid: d.uuid, customer_id: d.customerId, user_id: d.userId, status: d.status, import_id: d.importId ?? null, status_message: d.statusMessage, ...draftRow(d.draft) })),
+  ),
+  JSON.stringify(drafts.flatMap((d) => packageRows(d.uuid, d.draft.packages ?? []))),
+  JSON.stringify(drafts.flatMap((d) => itemRows(d.uuid, d.draft.packages ?? []))),
+  enqueueStart,
+];
+
 /**
  * Inserts a draft with its packages, items and first history entry, and with `enqueueStart` its outbox entry
  * (the relay starts its workflow), in one statement, and returns it as stored. Idempotent on uuid: a retried
- * call returns the stored draft, `created` false.
+ * call returns the stored draft, `created` false. A reference_no the customer used already fails it.
  */
-export async function insertDraft(tx: Queryable, input: NewDraft, options: { enqueueStart?: boolean } = {}): Promise<{ record: ConsignmentRecord; created: boolean }> {
-  const columns = draftColumns(input.draft);
-  const placeholders = columns.map((_, i) => `$${i + 6}`).join(', ');
-  const next = columns.length + 6;
-  const packages = input.draft.packages ?? [];
+export async function insertDraft(q: Queryable, input: NewDraft, options: { enqueueStart?: boolean } = {}): Promise<{ record: ConsignmentRecord; created: boolean }> {
   // Concurrent requests with the same uuid (an Idempotency-Key replayed at once): the first inserts, the
   // others find its row (or trip over its reference_no first: the caller then finds it by uuid).
-  const { rows } = await tx.query<ConsignmentRow>(
-    `WITH c AS (
-       INSERT INTO consignments (uuid, customer_id, user_id, status, import_id, ${DRAFT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, ${placeholders})
-       ON CONFLICT (uuid) DO NOTHING RETURNING *
-     ), ${insertPackagesCte(`$${next}`, `$${next + 1}`)}, h AS (
-       INSERT INTO consignment_history (consignment_id, status, message, event_key) SELECT c.id, c.status, $${next + 2}, 'created' FROM c
-     ), o AS (
-       INSERT INTO consignment_outbox (consignment_id) SELECT c.id FROM c WHERE $${next + 3}::boolean
-     )
-     SELECT ${consignmentColumns(packagesJson('p', 'i'))} FROM c`,
-    [
-      input.uuid,
-      input.customerId,
-      input.userId,
-      input.status,
-      input.importId ?? null,
-      ...columns,
-      JSON.stringify(packageRows(packages)),
-      JSON.stringify(itemRows(packages)),
-      input.statusMessage,
-      options.enqueueStart ?? false,
-    ],
-  );
+  const { rows } = await q.query<ConsignmentRow>(insertDraftsStatement(false, false), insertDraftsParams([input], options.enqueueStart ?? false));
   if (rows[0]) return { record: toRecord(rows[0]), created: true };
-  const existing = await findConsignment(tx, { uuid: input.uuid });
+  const existing = await findConsignment(q, { uuid: input.uuid });
   return { record: existing!, created: false };
 }
 
@@ -316,9 +352,9 @@ export async function saveDraft(tx: Queryable, uuid: string, draft: DraftInput, 
   if (!replacePackages) return;
   const packages = draft.packages ?? [];
   await tx.query(
-    `WITH gone AS (DELETE FROM consignment_packages WHERE consignment_id = $1), c AS (SELECT $1::bigint AS id), ${insertPackagesCte('$2', '$3')}
+    `WITH gone AS (DELETE FROM consignment_packages WHERE consignment_id = $1), c AS (SELECT $1::bigint AS id, $4::uuid AS uuid), ${insertPackagesCte('$2', '$3')}
      SELECT count(*) FROM p`,
-    [Number(rows[0].id), JSON.stringify(packageRows(packages)), JSON.stringify(itemRows(packages))],
+    [Number(rows[0].id), JSON.stringify(packageRows(uuid, packages)), JSON.stringify(itemRows(uuid, packages)), uuid],
   );
 }
 
@@ -395,66 +431,11 @@ export async function referenceGuard<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Inserts many drafts in a few multi-row statements (consignments, packages, items, first history entries):
- * the bulk twin of insertDraft (above), with the same columns and values. A draft whose uuid
- * or reference_no exists already is skipped (ON CONFLICT DO NOTHING): the map holds the ids of those inserted.
+ * Inserts many drafts in one statement, as insertDraft does one (the same statement). A draft whose uuid or
+ * reference_no exists already is skipped: the map holds the ids of those inserted, by uuid.
  */
 export async function insertDraftBatch(tx: Queryable, drafts: NewDraft[]): Promise<Map<string, number>> {
-  const ids = new Map<string, number>();
-  if (drafts.length === 0) return ids;
-  const placeholders = (count: number, base: number) => `(${Array.from({ length: count }, (_, i) => `$${base + i + 1}`).join(', ')})`;
-
-  const params: unknown[] = [];
-  const values = drafts.map((d) => {
-    const base = params.length;
-    const columns = draftColumns(d.draft);
-    params.push(d.uuid, d.customerId, d.userId, d.status, d.importId ?? null, ...columns);
-    return placeholders(5 + columns.length, base);
-  });
-  const inserted = await tx.query<{ id: number; uuid: string }>(
-    `INSERT INTO consignments (uuid, customer_id, user_id, status, import_id, ${DRAFT_COLUMNS}) VALUES ${values.join(', ')} ON CONFLICT DO NOTHING RETURNING id, uuid`,
-    params,
-  );
-  for (const row of inserted.rows) ids.set(row.uuid, Number(row.id));
-  const created = drafts.filter((d) => ids.has(d.uuid));
-  if (created.length === 0) return ids;
-
-  const byId = new Map(created.map((d) => [ids.get(d.uuid)!, d]));
-  const pkgParams: unknown[] = [];
-  const pkgValues: string[] = [];
-  for (const d of created) {
-    (d.draft.packages ?? []).forEach((p, position) => {
-      const base = pkgParams.length;
-      pkgParams.push(ids.get(d.uuid), position, p.package_type ?? null, p.provider_packaging_type ?? null, p.post_type ?? null, p.weight ?? null, p.length ?? null, p.width ?? null, p.height ?? null, packageDesi(p), p.dangerous_goods ?? null);
-      pkgValues.push(placeholders(11, base));
-    });
-  }
-  if (pkgValues.length > 0) {
-    const packages = await tx.query<{ id: number; consignment_id: number; position: number }>(
-      `INSERT INTO consignment_packages (consignment_id, position, package_type, provider_packaging_type, post_type, weight, length, width, height, desi, dangerous_goods)
-       VALUES ${pkgValues.join(', ')} RETURNING id, consignment_id, position`,
-      pkgParams,
-    );
-    const itemParams: unknown[] = [];
-    const itemValues: string[] = [];
-    for (const row of packages.rows) {
-      const pkg = byId.get(Number(row.consignment_id))!.draft.packages![row.position];
-      (pkg.items ?? []).forEach((item, position) => {
-        const base = itemParams.length;
-        itemParams.push(row.id, position, item.description ?? null, item.gtip ?? null, item.origin ?? null, item.currency_code ?? null, item.unit_price ?? null, item.quantity ?? null, item.category ?? null);
-        itemValues.push(placeholders(9, base));
-      });
-    }
-    if (itemValues.length > 0) {
-      await tx.query(`INSERT INTO package_items (package_id, position, description, gtip, origin, currency_code, unit_price, quantity, category) VALUES ${itemValues.join(', ')}`, itemParams);
-    }
-  }
-  const historyParams: unknown[] = [];
-  const historyValues = created.map((d) => {
-    const base = historyParams.length;
-    historyParams.push(ids.get(d.uuid), d.status, d.statusMessage);
-    return `($${base + 1}, $${base + 2}, $${base + 3}, 'created')`;
-  });
-  await tx.query(`INSERT INTO consignment_history (consignment_id, status, message, event_key) VALUES ${historyValues.join(', ')}`, historyParams);
-  return ids;
+  if (drafts.length === 0) return new Map();
+  const { rows } = await tx.query<{ id: number; uuid: string }>(insertDraftsStatement(true, true), insertDraftsParams(drafts, false));
+  return new Map(rows.map((row) => [row.uuid, Number(row.id)]));
 }
