@@ -25,7 +25,8 @@
  * Env: SERVICE_DRAFTS_N (1000), SERVICE_DRAFTS_C (50), SERVICE_SHIP_N (200), SERVICE_SHIP_C (10),
  * SERVICE_LOOKUP_N (2000), SERVICE_LOOKUP_C (50), SERVICE_KEYS (8), SERVICE_ENV (extra settings for the service,
  * `NAME=value` separated by spaces, e.g. `PGLITE_WORKER=0`), BENCH_STAGES_TOP (the slowest share whose stages are
- * split, in %, 1), BENCH_SERVICE_LOG (a file for the service's log lines; default: dropped).
+ * split, in %, 1), BENCH_SERVICE_LOG (a file for the service's log lines; default: dropped), BENCH_SERVICE_NODE_ARGS (Node options
+ * for the service's process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles` to see where its threads spend their CPU).
  */
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, openSync } from 'node:fs';
