@@ -485,10 +485,11 @@ export async function startServiceProcess(env: Record<string, string>, stdout: '
   const dataDir = mkdtempSync(join(tmpdir(), 'consignflow-bench-service-'));
   const port = await freePortOf();
   const start = startCommand();
-  // BENCH_SERVICE_NODE_ARGS: Node options for the service's process before `npm start`'s own (e.g.
-  // `--cpu-prof --cpu-prof-dir=/tmp/profiles`, which NODE_OPTIONS refuses), separated by spaces.
+  // BENCH_SERVICE_NODE_ARGS: Node options for the service's process after `npm start`'s own, so they win (e.g.
+  // `--cpu-prof --cpu-prof-dir=/tmp/profiles`, which NODE_OPTIONS refuses, or another heap size), separated by spaces.
   const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, ...start.args], {
+  const args = [...start.args.slice(0, -1), ...nodeArgs, ...start.args.slice(-1)];
+  const child = spawn(process.execPath, args, {
     cwd: join(__dirname, '..'),
     env: { ...start.env, ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADDRESS_COUNTRIES: 'none', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', stdout, 'inherit'],
