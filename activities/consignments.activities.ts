@@ -144,11 +144,12 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
         const done = await referenceGuard(() =>
           db.transaction(async (tx) => {
             const current = await load(tx, uuid, true);
+            // Written by an earlier attempt of this very processing: what it wrote is the answer.
             if (!isDraft(current.status)) {
               const labelId = await findLabelId(tx, current.id);
               if (current.tracking_code === booking.trackingCode && labelId !== undefined) return { record: current, labelId, eventId: statusEventId(uuid, 'processed') };
-              requireDraft(current.status);
             }
+            requireDraft(current.status);
             // Without a patch the draft is as stored (the carrier chosen is written below); plans from before
             // `patched` existed save it.
             if (plan.patched !== false) await saveDraft(tx, uuid, plan.draft, plan.replacePackages);

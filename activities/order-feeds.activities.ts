@@ -1,6 +1,6 @@
 import type { Caller } from '../src/db/customers.repository';
 import type { Database } from '../src/db/database';
-import { findConsignment, insertHistory } from '../src/db/consignments.repository';
+import { findConsignment, findConsignmentRef, insertHistory } from '../src/db/consignments.repository';
 import { findImportCaller } from '../src/db/imports.repository';
 import { findOrderEvent, hasEarlierCreate, findOrderSourceById, hasPendingCreate, recordOrderEventOutcome, type OrderEventRecord, type OrderSourceRecord } from '../src/db/order-sources.repository';
 import { isProcessed, type ConsignmentRecord } from '../src/domain/consignment';
@@ -8,27 +8,28 @@ import { orderSourceDraftUuid } from '../src/domain/derived-uuid';
 import type { DraftInput } from '../src/domain/draft';
 import { DomainError, type Issue } from '../src/domain/errors';
 import type { OrderEventState } from '../src/domain/order-source';
-import { STATUS } from '../src/domain/statuses';
+import { cancelRule, STATUS } from '../src/domain/statuses';
 import type { ImportOptions } from '../src/imports/import-options';
 import { mapPlatformOrder } from '../src/imports/platform-orders';
 import type { Metrics } from '../src/metrics';
+import { draftStartOf, type ConsignmentStarter } from '../src/temporal/consignment.starter';
 import type { OrderFeedActivities } from '../workflows/activities';
 import { asActivity } from './failures';
 
 /**
- * The draft operations order feeds need: the one draft path (creation through the outbox, processing and
- * cancelling through the consignment's workflow). A port, so these activities depend on what they use, not
- * on the service layer (the runtime hands in the consignment service, which has this shape).
+ * Draft creation as order feeds need it: the one creation path (the draft row and its outbox entry in one
+ * transaction, the caller's provider and documents checked). A port, so these activities depend on what they
+ * use, not on the service layer (the runtime hands in the consignment service, which has this shape).
  */
 export interface OrderDrafts {
   createDraft(caller: Caller, draft: DraftInput, uuid: string): Promise<ConsignmentRecord>;
-  processDraft(caller: Caller, id: number, patch: null, format: 'pdf', options: { carrierWaitMs?: number; updateId?: string }): Promise<unknown>;
-  cancel(caller: Caller, value: string, updateId?: string): Promise<{ consignment: number }>;
 }
 
 export interface OrderFeedActivityDeps {
   db: Database;
   consignments: OrderDrafts;
+  /** the consignment workflows' starter: an order's draft is processed and cancelled by its workflow, as the API's are */
+  lifecycles: Pick<ConsignmentStarter, 'process' | 'cancel'>;
   /** how long processing waits for a carrier that does not answer (IMPORT_CARRIER_WAIT_MS, as for imports) */
   importCarrierWaitMs: number;
   metrics?: Pick<Metrics, 'orderEvents'>;
@@ -96,7 +97,11 @@ export function createOrderFeedActivities(deps: OrderFeedActivityDeps) {
       return 'failed';
     }
     try {
-      await deps.consignments.cancel(caller, String(target.id), `order-cancel-${event.id}`);
+      // Final statuses answer from the read model (their workflows may have completed), by the cancel rule.
+      const rule = cancelRule(target.status);
+      if (rule.refusal) throw new DomainError(rule.refusal.code, { params: rule.refusal.params });
+      // Keyed by the event: a retried activity attaches to the cancellation it sent.
+      await deps.lifecycles.cancel(draftStartOf(target, caller.customerCode), `order-cancel-${event.id}`);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       if (error.code !== 'ALREADY_CANCELLED') {
@@ -125,8 +130,10 @@ export function createOrderFeedActivities(deps: OrderFeedActivityDeps) {
         if (event.state !== 'drafted' || event.consignmentId === null) return { state: event.state };
         const uuid = orderSourceDraftUuid(source.id, event.orderId!);
         try {
-          // Keyed by the order: a retried activity attaches to the processing it sent.
-          await deps.consignments.processDraft(caller, event.consignmentId, null, 'pdf', { carrierWaitMs: deps.importCarrierWaitMs, updateId: `process-${uuid}` });
+          const current = await findConsignmentRef(deps.db, source.customerId, event.consignmentId);
+          if (!current) throw new DomainError('DRAFT_NOT_FOUND');
+          // Straight to the draft's workflow, which decides. Keyed by the order: a retried activity attaches to the processing it sent.
+          await deps.lifecycles.process(draftStartOf(current, caller.customerCode), { patch: null, labelFormat: 'pdf', carrierWaitMs: deps.importCarrierWaitMs }, `process-${uuid}`);
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
           const current = await findConsignment(deps.db, { id: event.consignmentId, customerId: source.customerId });

@@ -17,6 +17,8 @@ import { importRoutes } from './routes/imports.routes';
 import { labelRoutes } from './routes/labels.routes';
 import { sandboxRoutes } from './routes/sandbox.routes';
 import { providerListRoutes, providerRoutes } from './routes/providers.routes';
+import { trackingRoutes } from './routes/tracking.routes';
+import { carrierCallbackRoutes } from './routes/carrier-callbacks.routes';
 import { webhookRoutes } from './routes/webhooks.routes';
 import type { ConsignmentService } from '../services/consignments.service';
 import type { ImportService } from '../services/imports.service';
@@ -145,12 +147,12 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.register(textGuardPlugin);
   app.register(healthRoutes(deps.health, deps.isDraining));
   if (deps.metrics) app.register(metricsRoutes({ metrics: deps.metrics, sdkMetrics: deps.sdkMetrics }));
-  // Carrier-facing: logos (public images) and event pushes (carrier bearer tokens, not customer API keys).
-  // Carrier accounts' status webhooks (the secret header registered at the remote).
-  app.register(
-    providerRoutes({ consignments: deps.consignments, pushTokens: deps.carrierPushTokens, providers: deps.providerService, carrierAccounts: deps.carrierAccounts }),
-    { prefix: '/api/v1' },
-  );
+  // Without an API key: provider logos (public images), the public tracking view (the label's QR code), and
+  // carriers' callbacks: event pushes (carrier bearer tokens) and carrier accounts' status webhooks (the secret
+  // header registered at the remote).
+  app.register(providerRoutes({ providers: deps.providerService }), { prefix: '/api/v1' });
+  app.register(trackingRoutes({ consignments: deps.consignments }), { prefix: '/api/v1' });
+  app.register(carrierCallbackRoutes({ consignments: deps.consignments, pushTokens: deps.carrierPushTokens, carrierAccounts: deps.carrierAccounts }), { prefix: '/api/v1' });
   // Label downloads are authorised by their signed URL, not an API key (docs/api.md, "Labels").
   app.register(labelRoutes({ consignments: deps.consignments, labelLinks: deps.labelLinks }), { prefix: '/api/v1' });
   if (deps.documents) app.register(documentDownloadRoutes({ documents: deps.documents, labelLinks: deps.labelLinks }), { prefix: '/api/v1' });

@@ -8,7 +8,8 @@ import { countOrderErrors, listCorrections, listErrorEntries, listOrderErrors } 
 import { DomainError, type Issue } from '../domain/errors';
 import { pageOffset, type PageRequest } from '../domain/pagination';
 import { processingIssues } from '../domain/processing';
-import { CsvScanner, CsvSyntaxError } from '../imports/csv-stream';
+import { bufferSource, CsvScanner, CsvSyntaxError } from '../imports/csv-stream';
+import { findDirtyText } from '../domain/text';
 import { parseImportOptions, type ImportOptions } from '../imports/import-options';
 import { needsConsignorOption, type OrderIssue } from '../imports/order-mapper';
 import { hasColumn, resolveLayout } from '../imports/presets';
@@ -35,6 +36,16 @@ export interface StoredUpload {
   header: string[];
   rows: number;
 }
+
+/** One part of a multipart upload, as the HTTP layer's parser streams it (@fastify/multipart's parts have this shape). */
+export type UploadPart =
+  | { type: 'file'; fieldname: string; filename?: string; file: AsyncIterable<Buffer> & { resume(): unknown } }
+  | { type: 'field'; fieldname: string; value: unknown };
+
+/** An import request's file and options: multipart parts (`file` and `options`), or a JSON body (`{csv, ...options}`). */
+export type ImportForm = { kind: 'multipart'; parts: AsyncIterable<UploadPart> } | { kind: 'json'; body: unknown };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** One entry of an import's error report: the row and column to fix, in the caller's language. */
 export interface ImportErrorEntry {
@@ -110,6 +121,57 @@ export function createImportService(deps: ImportServiceDeps) {
     },
 
     discard: (upload: StoredUpload) => deleteFile(deps.db, upload.fileId),
+
+    /**
+     * Receives an import request's file (stored as it streams in, receiveFile) and its options, unchecked, from
+     * either form: multipart (the `file` part and an `options` field of JSON; other files are drained and
+     * ignored) or JSON (`csv` beside the options). Whatever goes wrong removes what was stored.
+     */
+    async receiveUpload(form: ImportForm): Promise<{ upload: StoredUpload; rawOptions: unknown }> {
+      let upload: StoredUpload | undefined;
+      let rawOptions: unknown = {};
+      try {
+        if (form.kind === 'multipart') {
+          for await (const part of form.parts) {
+            if (part.type === 'file') {
+              if (part.fieldname !== 'file' || upload) {
+                part.file.resume(); // not ours: drained and ignored
+                continue;
+              }
+              try {
+                upload = await this.receiveFile(part.file, part.filename || null);
+              } catch (error) {
+                part.file.resume();
+                throw error;
+              }
+            } else if (part.fieldname === 'options') {
+              try {
+                rawOptions = JSON.parse(String(part.value));
+              } catch {
+                throw new DomainError('MALFORMED_JSON', { field: 'options' });
+              }
+              const dirty = findDirtyText(rawOptions);
+              if (dirty !== undefined) throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_TEXT', field: dirty ? `options.${dirty}` : 'options' }]);
+            }
+          }
+          if (!upload) throw new DomainError('VALIDATION_FAILED', [{ code: 'NOT_BLANK', field: 'file' }]);
+        } else {
+          const body = isObject(form.body) ? form.body : {};
+          const { csv, ...options } = body;
+          if (typeof csv !== 'string' || !csv.trim()) {
+            if (csv !== undefined && csv !== null && typeof csv !== 'string') throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_TYPE', field: 'csv', params: { type: 'string' } }]);
+            if (typeof csv === 'string') throw new DomainError('IMPORT_FILE_EMPTY', { field: 'csv' });
+            throw new DomainError('VALIDATION_FAILED', [{ code: 'NOT_BLANK', field: 'csv' }]);
+          }
+          rawOptions = options;
+          upload = await this.receiveFile(bufferSource(csv), null);
+        }
+        return { upload, rawOptions };
+      } catch (error) {
+        if (upload) await this.discard(upload);
+        throw error;
+      }
+    },
 
     /**
      * The options, checked on their own (parseImportOptions) and against the file: the preset's columns,

@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { webhookDeliveryWorkflowId } from '../../src/temporal/webhook-delivery.starter';
 import { deliverEventSignal } from '../../workflows/webhook-delivery.messages';
 import { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery.workflow';
@@ -258,8 +259,8 @@ describe('delivery', () => {
     delays.set('/hooks/main', MAIN_DELAY_MS);
     const customer = await svc.customer('Delivery');
     const hook = await createWebhook({ endpoint: `${receiverOrigin}/hooks/main` }, customer.apiKey);
-    await createWebhook({ endpoint: `${receiverOrigin}/hooks/inactive`, status: 0 }, customer.apiKey);
-    await createWebhook({ endpoint: `${receiverOrigin}/hooks/someone-else` }); // another customer
+    const inactive = await createWebhook({ endpoint: `${receiverOrigin}/hooks/inactive`, status: 0 }, customer.apiKey);
+    const someoneElse = await createWebhook({ endpoint: `${receiverOrigin}/hooks/someone-else` }); // another customer
 
     const theirs = consignmentApi(svc, customer.apiKey);
     const id = await processedConsignment(theirs);
@@ -289,9 +290,16 @@ describe('delivery', () => {
     }
     expect(got.map((r) => r.body.data.status_name)).toEqual(['AWAITING_PICKUP', 'PICKED_UP', 'IN_TRANSIT', 'CANCELLED']);
     expect(new Set(got.map((r) => r.body.id)).size).toBe(4);
-    await sleep(300);
+    // All four events were published (publishing enqueues every subscriber of an event at once): no delivery was
+    // ever started for the inactive webhook or another customer's.
+    for (const other of [inactive, someoneElse]) {
+      await expect(svc.runtime.client.workflow.getHandle(webhookDeliveryWorkflowId(other.webhook_id, id)).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    }
     expect(deliveredTo('/hooks/inactive')).toHaveLength(0);
     expect(deliveredTo('/hooks/someone-else').filter((r) => r.body.data.consignment === id)).toHaveLength(0);
+    // The receiver has the fourth request before its attempt is recorded: the queue's workflow ends once every
+    // event is delivered and recorded (the consignment is cancelled, so no event follows).
+    await svc.runtime.client.workflow.getHandle(webhookDeliveryWorkflowId(hook.webhook_id, id)).result();
 
     // the delivery log, newest first
     const log = await api('GET', `/webhooks/${hook.webhook_id}/deliveries`, { apiKey: customer.apiKey });
@@ -329,7 +337,8 @@ describe('delivery', () => {
     expect(failing.status).toBe(1);
     up = true;
     await waitFor('the backlog', () => statusesAt('/hooks/flaky', id).length >= 4);
-    await sleep(500);
+    // The queue's workflow ends once it is empty: nothing more is on its way.
+    await svc.runtime.client.workflow.getHandle(webhookDeliveryWorkflowId(hook.webhook_id, id)).result();
     expect(statusesAt('/hooks/flaky', id)).toEqual([3, 4, 5, 5]);
     // only the first event was tried while the receiver was down: the others waited their turn
     const failedIds = new Set(requests.filter((r) => r.path === '/hooks/flaky' && r.status === 503).map((r) => r.body.id));

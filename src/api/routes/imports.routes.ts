@@ -6,14 +6,12 @@ import type { Queryable } from '../../db/database';
 import { DomainError } from '../../domain/errors';
 import { pageQuery, pageResponse, parsePageRequest } from '../../domain/pagination';
 import { importOptionsSchema } from '../../imports/import-options';
-import { bufferSource } from '../../imports/csv-stream';
 import { csvField, templateCsv } from '../../imports/presets';
 import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
 import { ImportAnswer, toImportResponse } from '../mappers/import.mapper';
 import { componentRef, envelope, operation, page, requestSchema } from '../openapi/operation';
 import { idempotent } from '../plugins/idempotency';
 import type { ImportService, StoredUpload } from '../../services/imports.service';
-import { findDirtyText } from '../../domain/text';
 
 /** A JSON body carries the whole file in memory: kept smaller than multipart uploads, which stream. */
 export const JSON_IMPORT_LIMIT_BYTES = 10 * 1024 * 1024;
@@ -138,52 +136,16 @@ export function importRoutes(deps: { db: Queryable; imports: ImportService }): F
     );
 
     app.post('/imports', { bodyLimit: JSON_IMPORT_LIMIT_BYTES, schema: startImport }, async (request, reply) => {
-      let upload: StoredUpload | undefined;
-      let rawOptions: unknown = {};
+      let received: { upload: StoredUpload; rawOptions: unknown };
       try {
-        if (request.isMultipart()) {
-          for await (const part of request.parts()) {
-            if (part.type === 'file') {
-              if (part.fieldname !== 'file' || upload) {
-                part.file.resume(); // not ours: drained and ignored
-                continue;
-              }
-              try {
-                upload = await deps.imports.receiveFile(part.file, part.filename || null);
-              } catch (error) {
-                part.file.resume();
-                throw error;
-              }
-            } else if (part.fieldname === 'options') {
-              try {
-                rawOptions = JSON.parse(String(part.value));
-              } catch {
-                throw new DomainError('MALFORMED_JSON', { field: 'options' });
-              }
-              const dirty = findDirtyText(rawOptions);
-              if (dirty !== undefined) throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_TEXT', field: dirty ? `options.${dirty}` : 'options' }]);
-            }
-          }
-          if (!upload) throw new DomainError('VALIDATION_FAILED', [{ code: 'NOT_BLANK', field: 'file' }]);
-        } else {
-          const body = isObject(request.body) ? request.body : {};
-          const { csv, ...options } = body;
-          if (typeof csv !== 'string' || !csv.trim()) {
-            if (csv !== undefined && csv !== null && typeof csv !== 'string') throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_TYPE', field: 'csv', params: { type: 'string' } }]);
-            if (typeof csv === 'string') throw new DomainError('IMPORT_FILE_EMPTY', { field: 'csv' });
-            throw new DomainError('VALIDATION_FAILED', [{ code: 'NOT_BLANK', field: 'csv' }]);
-          }
-          rawOptions = options;
-          upload = await deps.imports.receiveFile(bufferSource(csv), null);
-        }
+        received = await deps.imports.receiveUpload(request.isMultipart() ? { kind: 'multipart', parts: request.parts() } : { kind: 'json', body: request.body });
       } catch (error) {
-        if (upload) await deps.imports.discard(upload);
+        // The multipart parser's own limit (one byte over ours) cut the file short: too large, in our words.
         const code = (error as { code?: string }).code;
         if (code === 'FST_REQ_FILE_TOO_LARGE') throw new DomainError('IMPORT_FILE_TOO_LARGE', { field: 'file', params: { max: Math.round(deps.imports.maxFileBytes / 1024 / 1024) } });
         throw error;
       }
-
-      const stored = upload;
+      const { upload: stored, rawOptions } = received;
       let started = false;
       try {
         const options = await deps.imports.checkOptions(request.caller, rawOptions, stored);

@@ -27,3 +27,6 @@ export function providerIdOf(value: string): number | undefined {
 
 /** A text path segment (a reference, a barcode, a tracking code): 1 to 255 characters. */
 export const textParam = (description: string) => z.string().min(1).max(255).meta({ description });
+
+/** `{id}`: a provider id (the routes of providers, tracking and carrier callbacks). */
+export const providerIdParams = z.object({ id: idParam.meta({ description: 'the provider id' }) });

@@ -1,20 +1,10 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { SANDBOX_LOGOS } from '../../carriers/sandbox-carriers';
 import { DomainError } from '../../domain/errors';
-import { carrierEventOf, TRACKING_EVENTS } from '../../domain/tracking';
-import { parseOrRefuse } from '../../domain/validation';
-import { statusMessage, statusName } from '../../domain/statuses';
-import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
-import { formatTimestamp } from '../mappers/timestamps';
-import type { ConsignmentService } from '../../services/consignments.service';
-import type { CarrierAccountService } from '../../services/carrier-accounts.service';
 import type { ProviderService } from '../../services/providers.service';
-import { STATUS_WEBHOOK_HEADER } from '../../carriers/consignment-api';
-import { shipmentIdsInWebhook } from '../../carriers/kolay-gelsin';
-import { envelope, operation, requestSchema } from '../openapi/operation';
-import { idParam, providerIdOf, textParam } from './params';
+import { envelope, operation } from '../openapi/operation';
+import { providerIdOf, providerIdParams } from './params';
 
 /** A generic mark for carrier-account providers (their carriers have no logo of ours). */
 const ACCOUNT_LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="160" height="48" viewBox="0 0 160 48" role="img" aria-label="Carrier account">
@@ -24,44 +14,6 @@ const ACCOUNT_LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="160" he
 </svg>
 `;
 
-/**
- * The secret a status webhook delivery carries: our header (remote consignment services), Kolay Gelsin's
- * hash header, or the password of Basic auth (the two ways its portal offers).
- */
-function webhookSecret(headers: Record<string, string | string[] | undefined>): string | undefined {
-  const one = (v: string | string[] | undefined) => (typeof v === 'string' && v.length > 0 && v.length <= 1024 ? v : undefined);
-  const basic = /^Basic\s+([A-Za-z0-9+/=]{1,1024})$/i.exec(one(headers.authorization) ?? '')?.[1];
-  const password = basic === undefined ? undefined : Buffer.from(basic, 'base64').toString('utf8').split(':').slice(1).join(':');
-  return one(headers[STATUS_WEBHOOK_HEADER.toLowerCase()]) ?? one(headers.hash) ?? (password || undefined);
-}
-
-/** The identity a remote's status webhook may carry: the contract does not fix the body, so look where ours puts it. */
-function namesIn(body: unknown): { trackingCode?: string; reference?: string; statusName?: string } {
-  const text = (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <= 255 && !v.includes('\0') ? v : undefined);
-  const o = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-  const data = (o.data && typeof o.data === 'object' ? o.data : o) as Record<string, unknown>;
-  return { trackingCode: text(data.barcode), reference: text(data.reference_no), statusName: text(data.status_name) };
-}
-
-const pushBody = z.object({
-  events: z
-    .array(
-      z.object({
-        tracking_code: z.string().trim().min(1).max(100),
-        event_id: z.string().trim().min(1).max(100),
-        event: z.enum(TRACKING_EVENTS),
-        occurred_at: z.iso.datetime({ offset: true }).optional(),
-        location: z.string().trim().max(255).nullish(),
-        message: z.string().trim().max(1000).nullish(),
-      }),
-    )
-    .min(1)
-    .max(100),
-});
-
-requestSchema('CarrierEventPush', pushBody, { description: 'Up to 100 tracking events; each is applied once (by `event_id`).' });
-const providerId = z.object({ id: idParam.meta({ description: 'the provider id' }) });
-const callbacks = { tags: ['Carrier callbacks'] } as const;
 
 const logo = operation({
   operationId: 'getProviderLogo',
@@ -69,66 +21,9 @@ const logo = operation({
   description: 'The `provider.logo` URL of lookups. No API key.',
   tags: ['Providers'],
   access: 'public',
-  params: providerId,
+  params: providerIdParams,
   answers: { 200: { description: 'An SVG image.', content: { 'image/svg+xml': { schema: { type: 'string' } } } } },
   errors: [404],
-});
-const track = operation({
-  operationId: 'trackConsignment',
-  summary: 'Public tracking view',
-  description: "What the label's QR code opens: status and history only (no names, addresses or costs). No API key.",
-  tags: ['Providers'],
-  access: 'public',
-  params: providerId.extend({ code: textParam("the carrier's tracking code or the service barcode") }),
-  answers: {
-    200: {
-      description: 'The status and its history.',
-      schema: envelope(
-        'TrackingAnswer',
-        z.object({
-          tracking_code: z.string().nullable(),
-          barcode: z.string().nullable(),
-          status: z.int(),
-          status_name: z.string(),
-          status_message: z.string(),
-          details: z.array(z.object({ status: z.int(), status_name: z.string(), status_description: z.string(), status_datetime: z.string(), location: z.string().nullable() })),
-        }),
-      ),
-    },
-  },
-  errors: [404],
-});
-const statusUpdates = operation({
-  ...callbacks,
-  operationId: 'receiveAccountStatusWebhook',
-  summary: "A carrier account's status webhook",
-  description:
-    "Called by a remote consignment service or Kolay Gelsin when shipments of the account change; authenticated by the secret registered with it. The consignments' workflows then ask the carrier for the status.",
-  access: 'statusWebhookSecret',
-  params: z.object({ provider_id: idParam }),
-  bodyOptional: true,
-  body: requestSchema('StatusWebhookBody', z.record(z.string(), z.unknown()), { description: "The remote's notice; its shape is the remote's (ours names `data.barcode`, Kolay Gelsin names its shipments)." }),
-  answers: {
-    202: {
-      description: 'Accepted: the consignments it named.',
-      schema: envelope('StatusWebhookAnswer', z.object({ consignment: z.int().nullable(), consignments: z.array(z.int()) })),
-    },
-  },
-});
-const pushEvents = operation({
-  ...callbacks,
-  operationId: 'pushCarrierEvents',
-  summary: 'A carrier pushes tracking events',
-  description: "Authenticated by the carrier's own bearer token (CARRIER_PUSH_TOKENS), not an API key. Unknown tracking codes are listed, not refused.",
-  access: 'carrierToken',
-  params: providerId,
-  body: pushBody,
-  answers: {
-    202: {
-      description: 'Accepted.',
-      schema: envelope('CarrierEventsAnswer', z.object({ accepted: z.int().min(0), unknown_tracking_codes: z.array(z.string()) })),
-    },
-  },
 });
 const listProviders = operation({
   operationId: 'listProviders',
@@ -156,22 +51,11 @@ const listProviders = operation({
   },
 });
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
-
 /**
- * Carrier-facing routes (no customer API key):
- * - `GET /api/v1/providers/{id}/logo.svg`: the absolute `provider.logo` URL of lookups resolves here;
- * - `POST /api/v1/providers/{id}/events`: a carrier pushes tracking events, authenticated with its own bearer
- *   token (CARRIER_PUSH_TOKENS). Each event reaches its consignment's workflow by the same path as sandbox events;
- * - `GET /api/v1/providers/{id}/track/{tracking_code}`: the public tracking view the label's QR code opens:
- *   status and history only, no names, addresses or costs.
+ * `GET /api/v1/providers/{id}/logo.svg` (no API key): the absolute `provider.logo` URL of lookups resolves here.
+ * Carriers' callbacks are in carrier-callbacks.routes.ts, the public tracking view in tracking.routes.ts.
  */
-export function providerRoutes(deps: {
-  consignments: ConsignmentService;
-  pushTokens: Map<number, string>;
-  providers?: ProviderService;
-  carrierAccounts?: CarrierAccountService;
-}): FastifyPluginAsync {
+export function providerRoutes(deps: { providers?: ProviderService }): FastifyPluginAsync {
   return async (app) => {
     app.get<{ Params: { id: string } }>('/providers/:id/logo.svg', { schema: logo }, async (request, reply) => {
       const id = providerIdOf(request.params.id) ?? 0;
@@ -181,73 +65,6 @@ export function providerRoutes(deps: {
       return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(logo);
     });
 
-    app.get<{ Params: { id: string; code: string } }>('/providers/:id/track/:code', { schema: track }, async (request) => {
-      const providerId = providerIdOf(request.params.id);
-      const tracked = providerId === undefined ? undefined : await deps.consignments.track(providerId, request.params.code);
-      if (!tracked) throw new DomainError('CONSIGNMENT_NOT_FOUND');
-      const { consignment, history } = tracked;
-      return {
-        status: true,
-        message: null,
-        data: {
-          tracking_code: consignment.tracking_code,
-          barcode: consignment.barcode,
-          status: consignment.status,
-          status_name: statusName(consignment.status),
-          status_message: statusMessage(consignment.status, request.locale),
-          details: history.map((h) => ({
-            status: h.status,
-            status_name: statusName(h.status),
-            status_description: statusMessage(h.status, request.locale),
-            status_datetime: formatTimestamp(h.occurred_at),
-            location: h.location,
-          })),
-        },
-      };
-    });
-
-    /**
-     * A remote consignment service's status webhook for one carrier account: authenticated by the secret
-     * header registered with it. It only says that something changed; the consignment's workflow then asks
-     * the remote by lookup (the authoritative status).
-     */
-    app.post<{ Params: { provider_id: string } }>('/carrier-accounts/:provider_id/status-updates', { schema: statusUpdates }, async (request, reply) => {
-      const providerId = providerIdOf(request.params.provider_id);
-      const account = providerId === undefined ? undefined : await deps.carrierAccounts?.verifyStatusWebhook(providerId, webhookSecret(request.headers));
-      if (!account) throw new DomainError('INVALID_CARRIER_TOKEN');
-      // A Kolay Gelsin delivery names its shipments (tracking codes); a remote consignment service names one consignment.
-      const named = account.carrier === 'kolay_gelsin' ? shipmentIdsInWebhook(request.body).map((trackingCode) => ({ trackingCode })) : [namesIn(request.body)];
-      const consignments: number[] = [];
-      for (const names of named) {
-        const target = await deps.consignments.carrierChanged(account, names);
-        if (target) consignments.push(target.consignment);
-      }
-      return reply
-        .code(202)
-        .send({ status: true, message: translate(SUCCESS_MESSAGES.EVENTS_ACCEPTED, request.locale), data: { consignment: consignments[0] ?? null, consignments } });
-    });
-
-    app.post<{ Params: { id: string } }>('/providers/:id/events', { schema: pushEvents }, async (request, reply) => {
-      const providerId = providerIdOf(request.params.id);
-      const expected = providerId === undefined ? undefined : deps.pushTokens.get(providerId);
-      const given = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-      if (providerId === undefined || !expected || !given || !timingSafeEqual(digest(expected), digest(given))) throw new DomainError('INVALID_CARRIER_TOKEN');
-      const push = parseOrRefuse(pushBody, request.body ?? {}, (path) => path.join('.') || 'events');
-      const unknown: string[] = [];
-      for (const e of push.events) {
-        const target = await deps.consignments.ingestCarrierEvent(
-          providerId,
-          e.tracking_code,
-          carrierEventOf(providerId, { eventId: e.event_id, event: e.event, occurredAt: e.occurred_at, location: e.location, message: e.message }),
-        );
-        if (!target) unknown.push(e.tracking_code);
-      }
-      return reply.code(202).send({
-        status: true,
-        message: translate(SUCCESS_MESSAGES.EVENTS_ACCEPTED, request.locale),
-        data: { accepted: push.events.length - unknown.length, unknown_tracking_codes: unknown },
-      });
-    });
   };
 }
 
