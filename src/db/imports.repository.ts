@@ -60,7 +60,8 @@ export async function insertImport(q: Queryable, input: NewImport): Promise<bool
   return rows.length > 0;
 }
 
-interface ImportRow {
+/** An imports row: the counters' columns are named as ImportCounts' fields, but for `rows` (`rows_read`). */
+interface ImportRow extends Omit<ImportCounts, 'rows'> {
   id: string;
   customer_id: number;
   user_id: number | null;
@@ -74,12 +75,6 @@ interface ImportRow {
   options: ImportOptions;
   state: ImportState;
   rows_read: number;
-  orders: number;
-  created: number;
-  processed: number;
-  failed: number;
-  duplicates: number;
-  cancelled: number;
   orders_done: number;
   rows_done: number;
   parsed: boolean;

@@ -11,6 +11,7 @@ export type PresetName = (typeof PRESET_NAMES)[number];
 
 const PARTY_COLUMNS = ['name', 'first_name', 'last_name', 'attention_name', 'email', 'phone', 'address', 'address2', 'city', 'state', 'state_code', 'postal_code', 'country', 'tax_number', 'party_type'] as const;
 type PartyColumn = (typeof PARTY_COLUMNS)[number];
+const PACKAGE_COLUMNS = ['package_type', 'package_weight', 'package_length', 'package_width', 'package_height'] as const;
 
 export const COLUMN_KEYS = [
   'reference_no',
@@ -20,11 +21,7 @@ export const COLUMN_KEYS = [
   'currency',
   ...PARTY_COLUMNS.map((c) => `consignee_${c}` as const),
   ...PARTY_COLUMNS.map((c) => `consignor_${c}` as const),
-  'package_type',
-  'package_weight',
-  'package_length',
-  'package_width',
-  'package_height',
+  ...PACKAGE_COLUMNS,
   'item_description',
   'item_sku',
   'item_quantity',
@@ -244,11 +241,7 @@ export const TEMPLATE_COLUMNS: readonly ColumnKey[] = [
   'consignee_postal_code',
   'consignee_country',
   'consignee_party_type',
-  'package_type',
-  'package_weight',
-  'package_length',
-  'package_width',
-  'package_height',
+  ...PACKAGE_COLUMNS,
   'item_description',
   'item_sku',
   'item_quantity',
