@@ -46,7 +46,10 @@ const apiRestrictions = [
 /** src/temporal is called by services and the API's wiring; only the worker (src/temporal/worker.ts) loads activities. */
 const activitiesOnlyInWorker = { regex: intoRoot('activities'), message: 'Only src/temporal/worker.ts imports activities/ (it registers them).' };
 const temporalRestrictions = [
-  { regex: intoSrc('api'), message: 'src/temporal never imports src/api (the worker\'s own HTTP port included): shared types such as the health report live outside both.' },
+  {
+    regex: intoSrc('api'),
+    message: "src/temporal never imports src/api (the worker's own HTTP port included): shared types such as the health report live outside both.",
+  },
   { regex: intoSrc('services'), message: 'src/temporal never imports src/services: services call the starters, not the other way round.' },
   activitiesOnlyInWorker,
 ];
@@ -74,6 +77,9 @@ module.exports = tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-require-imports': 'off',
+      // Prettier (`npm run format`) lays code out at this width; what it cannot break (comments) is held to it
+      // here. Strings, template literals and URLs stay whole: a message is easier to find unbroken.
+      'max-len': ['error', { code: 160, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true, ignoreUrls: true }],
     },
   },
 
@@ -123,16 +129,19 @@ module.exports = tseslint.config(
         { regex: intoSrc('api'), message: 'activities/ never imports the HTTP layer (src/api).' },
         {
           regex: intoSrc('services'),
-          message: 'activities/ never imports src/services: activities get ports (repositories, the carrier factory in src/carriers, the starters in src/temporal), and the service layer calls into the workflows, not the other way round.',
+          message:
+            'activities/ never imports src/services: activities get ports (repositories, the carrier factory in src/carriers, the starters in src/temporal), and the service layer calls into the workflows, not the other way round.',
         },
         {
           regex: WORKFLOW_FILE,
-          message: 'activities/ never imports workflow code (workflows/*.workflow.ts, workflows/index.ts), not even as a type: start or signal workflows through src/temporal/*.starter.ts.',
+          message:
+            'activities/ never imports workflow code (workflows/*.workflow.ts, workflows/index.ts), not even as a type: start or signal workflows through src/temporal/*.starter.ts.',
         },
         {
           regex: WORKFLOW_SUPPORT_FILE,
           allowTypeImports: true,
-          message: 'activities/ imports workflows/ only as types (the contracts in workflows/activities.ts and the *.messages.ts types): workflow-side values belong to the workflow and the starters.',
+          message:
+            'activities/ imports workflows/ only as types (the contracts in workflows/activities.ts and the *.messages.ts types): workflow-side values belong to the workflow and the starters.',
         },
       ),
     },
@@ -159,10 +168,11 @@ module.exports = tseslint.config(
     // idempotency helper takes) may still be named, as types.
     files: ['src/api/routes/**/*.ts'],
     rules: {
-      'no-restricted-imports': restrict(
-        ...apiRestrictions,
-        { regex: intoSrc('db'), allowTypeImports: true, message: 'Routes reach repositories only through src/services (a route may name a record type from src/db, as a type).' },
-      ),
+      'no-restricted-imports': restrict(...apiRestrictions, {
+        regex: intoSrc('db'),
+        allowTypeImports: true,
+        message: 'Routes reach repositories only through src/services (a route may name a record type from src/db, as a type).',
+      }),
     },
   },
 
@@ -226,7 +236,8 @@ module.exports = tseslint.config(
       'no-restricted-imports': restrict(...temporalRestrictions, {
         regex: WORKFLOW_FILE,
         allowTypeImports: true,
-        message: 'Starters import workflow code as types only (`import type { fooWorkflow }`) and start workflows by type name: a value import would load workflow code outside the workflow sandbox.',
+        message:
+          'Starters import workflow code as types only (`import type { fooWorkflow }`) and start workflows by type name: a value import would load workflow code outside the workflow sandbox.',
       }),
     },
   },

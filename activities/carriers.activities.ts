@@ -6,7 +6,15 @@ import { renderCustomsDocument } from '../src/customs/customs-pdf';
 import type { SdrRates } from '../src/customs/sdr';
 import type { Logger } from 'pino';
 import type { Metrics } from '../src/metrics';
-import { closeIntent, findBooking, findIntents, markBookingCancelled, recordIntent, saveBooking, type BookingIntent } from '../src/db/carrier-bookings.repository';
+import {
+  closeIntent,
+  findBooking,
+  findIntents,
+  markBookingCancelled,
+  recordIntent,
+  saveBooking,
+  type BookingIntent,
+} from '../src/db/carrier-bookings.repository';
 import type { Database } from '../src/db/database';
 import { DomainError } from '../src/domain/errors';
 import type { BookedShipment } from '../src/domain/shipment';
@@ -39,10 +47,14 @@ function carrierCall<T>(fn: () => Promise<T>): Promise<T> {
     } catch (error) {
       // Our data against the carrier's rules: a 400 naming each field, as the draft's own validation would.
       if (error instanceof CarrierInputError) {
-        throw new DomainError('VALIDATION_FAILED', error.issues.map((i) => ({ code: 'CARRIER_FIELD' as const, field: i.field, params: { reason: i.reason } })));
+        throw new DomainError(
+          'VALIDATION_FAILED',
+          error.issues.map((i) => ({ code: 'CARRIER_FIELD' as const, field: i.field, params: { reason: i.reason } })),
+        );
       }
       if (error instanceof CarrierRefusedError) throw new DomainError('CARRIER_REFUSED', { field: 'provider_id', params: { reason: error.reason } });
-      if (error instanceof CarrierBusyError) throw ApplicationFailure.create({ message: error.message, type: 'CARRIER_BUSY', nextRetryDelay: error.retryAfterMs });
+      if (error instanceof CarrierBusyError)
+        throw ApplicationFailure.create({ message: error.message, type: 'CARRIER_BUSY', nextRetryDelay: error.retryAfterMs });
       throw error;
     }
   });
@@ -95,8 +107,13 @@ export function createCarrierActivities({ db, providers, sdrRates, metrics, log 
     if (wrote) return booked;
     const stored = (await findBooking(db, uuid))!;
     if (stored.trackingCode !== booked.trackingCode || stored.providerId !== booked.providerId) {
-      const result = await measured(carrier, 'cancel', () => carrier.cancel({ bookingKey: uuid, trackingCode: booked.trackingCode, carrierReference: booked.carrierReference, inTransit: false }));
-      log?.warn({ providerId: carrier.id, carrier: carrier.kind, duplicate: booked.trackingCode, kept: stored.trackingCode, voided: result.accepted }, 'a concurrent try booked first: duplicate booking cancelled');
+      const result = await measured(carrier, 'cancel', () =>
+        carrier.cancel({ bookingKey: uuid, trackingCode: booked.trackingCode, carrierReference: booked.carrierReference, inTransit: false }),
+      );
+      log?.warn(
+        { providerId: carrier.id, carrier: carrier.kind, duplicate: booked.trackingCode, kept: stored.trackingCode, voided: result.accepted },
+        'a concurrent try booked first: duplicate booking cancelled',
+      );
     }
     return stored;
   };
@@ -104,8 +121,14 @@ export function createCarrierActivities({ db, providers, sdrRates, metrics, log 
   /** Cancels a live stored booking with another carrier, so the consignment never holds two. */
   const voidStored = async (uuid: string, stored: BookedShipment): Promise<string> => {
     const other = await carrierFor(stored.providerId);
-    const result = await measured(other, 'cancel', () => other.cancel({ bookingKey: uuid, trackingCode: stored.trackingCode, carrierReference: stored.carrierReference, inTransit: false }));
-    if (!result.accepted) throw new DomainError('CARRIER_REFUSED', { field: 'provider_id', params: { reason: `the booking ${stored.trackingCode} with ${other.name} could not be cancelled: ${result.reason ?? 'refused'}` } });
+    const result = await measured(other, 'cancel', () =>
+      other.cancel({ bookingKey: uuid, trackingCode: stored.trackingCode, carrierReference: stored.carrierReference, inTransit: false }),
+    );
+    if (!result.accepted)
+      throw new DomainError('CARRIER_REFUSED', {
+        field: 'provider_id',
+        params: { reason: `the booking ${stored.trackingCode} with ${other.name} could not be cancelled: ${result.reason ?? 'refused'}` },
+      });
     await markBookingCancelled(db, uuid);
     return `Earlier booking ${stored.trackingCode} with ${other.name} cancelled before booking with another carrier`;
   };
@@ -138,7 +161,8 @@ export function createCarrierActivities({ db, providers, sdrRates, metrics, log 
           : `Earlier booking ${trackingCode} with ${other.name}, made by a try whose answer was lost, could not be cancelled: ${result.reason ?? 'refused'}`,
       ];
     }
-    if (found.state === 'unusable') return [`${other.name} holds an earlier booking (${found.trackingCodes.join(', ')}) made by a try whose answer was lost; left unused: ${found.reason}`];
+    if (found.state === 'unusable')
+      return [`${other.name} holds an earlier booking (${found.trackingCodes.join(', ')}) made by a try whose answer was lost; left unused: ${found.reason}`];
     if (found.state === 'unknown') return [`${other.name} could not be asked for an earlier booking (${found.reason})`];
     return [];
   };
@@ -164,7 +188,11 @@ export function createCarrierActivities({ db, providers, sdrRates, metrics, log 
           labelFormat: request.labelFormat,
           // Made here, not carried in the workflow: documents are bytes, and a history holds no bytes.
           customsDocument: async (kind) => {
-            const data = customsDataOf(request.draft, { barcode: request.serviceBarcode, date: new Date(), carrierName: (await providers.describe(carrier.id))?.name ?? null });
+            const data = customsDataOf(request.draft, {
+              barcode: request.serviceBarcode,
+              date: new Date(),
+              carrierName: (await providers.describe(carrier.id))?.name ?? null,
+            });
             // In English: the language of the carrier and of the customs of the destination, more often than Turkish.
             return data && customsDocuments(data, sdrRates)[kind] ? renderCustomsDocument(kind, data, { lang: 'en' }) : undefined;
           },
@@ -180,11 +208,15 @@ export function createCarrierActivities({ db, providers, sdrRates, metrics, log 
         if (intents.some((i) => i.providerId === request.providerId && i.state === 'open') && carrier.findBooking) {
           const found = await measured(carrier, 'find', () => carrier.findBooking!(booking));
           if (found.state === 'found') {
-            notes.push(`Booking recovered: ${carrier.name} already held this consignment under ${carrier.sentKey(booking)} (${found.booking.trackingCode}); an earlier answer was lost`);
+            notes.push(
+              `Booking recovered: ${carrier.name} already held this consignment under ${carrier.sentKey(booking)} (${found.booking.trackingCode}); an earlier answer was lost`,
+            );
             return keep(request.uuid, carrier, found.booking, notes);
           }
           if (found.state === 'unusable') {
-            notes.push(`${carrier.name} holds an earlier booking under ${carrier.sentKey(booking)} (${found.trackingCodes.join(', ')}) whose answer was lost; left unused: ${found.reason}`);
+            notes.push(
+              `${carrier.name} holds an earlier booking under ${carrier.sentKey(booking)} (${found.trackingCodes.join(', ')}) whose answer was lost; left unused: ${found.reason}`,
+            );
           } else if (found.state === 'unknown') {
             notes.push(`${carrier.name} could not be asked for an earlier booking under ${carrier.sentKey(booking)} (${found.reason}); booked again`);
           }
@@ -200,7 +232,9 @@ export function createCarrierActivities({ db, providers, sdrRates, metrics, log 
     trackShipment(request) {
       return carrierCall(async () => {
         const carrier = await carrierFor(request.providerId);
-        const events = await measured(carrier, 'track', () => carrier.track({ bookingKey: '', trackingCode: request.trackingCode, carrierReference: request.carrierReference }));
+        const events = await measured(carrier, 'track', () =>
+          carrier.track({ bookingKey: '', trackingCode: request.trackingCode, carrierReference: request.carrierReference }),
+        );
         return events.map((e) => carrierEventOf(request.providerId, e));
       });
     },
@@ -209,7 +243,14 @@ export function createCarrierActivities({ db, providers, sdrRates, metrics, log 
     cancelBooking(request) {
       return carrierCall(async () => {
         const carrier = await carrierFor(request.providerId);
-        const result = await measured(carrier, 'cancel', () => carrier.cancel({ bookingKey: request.uuid, trackingCode: request.trackingCode, carrierReference: request.carrierReference, inTransit: request.inTransit }));
+        const result = await measured(carrier, 'cancel', () =>
+          carrier.cancel({
+            bookingKey: request.uuid,
+            trackingCode: request.trackingCode,
+            carrierReference: request.carrierReference,
+            inTransit: request.inTransit,
+          }),
+        );
         if (result.accepted) await markBookingCancelled(db, request.uuid);
         return result;
       });

@@ -80,7 +80,10 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
       return asActivity(() =>
         referenceGuard(() =>
           db.transaction(async (tx) => {
-            await insertDraft(tx, newDraft({ uuid: request.uuid, customerId: request.customerId, userId: request.userId, importId: request.importId, draft: request.draft }));
+            await insertDraft(
+              tx,
+              newDraft({ uuid: request.uuid, customerId: request.customerId, userId: request.userId, importId: request.importId, draft: request.draft }),
+            );
             return load(tx, request.uuid);
           }),
         ),
@@ -147,7 +150,8 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
             // Written by an earlier attempt of this very processing: what it wrote is the answer.
             if (!isDraft(current.status)) {
               const labelId = await findLabelId(tx, current.id);
-              if (current.tracking_code === booking.trackingCode && labelId !== undefined) return { record: current, labelId, eventId: statusEventId(uuid, 'processed') };
+              if (current.tracking_code === booking.trackingCode && labelId !== undefined)
+                return { record: current, labelId, eventId: statusEventId(uuid, 'processed') };
             }
             requireDraft(current.status);
             // Without a patch the draft is as stored (the carrier chosen is written below); plans from before
@@ -167,13 +171,25 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
             });
             // Each address correction is an entry of its own, before the processing one.
             for (const c of plan.addressCorrections ?? []) {
-              await insertHistory(tx, { consignmentId: record.id, status: STATUS.NEW_DRAFT, message: correctionText(c), eventKey: `address:${c.party}.${c.field}` });
+              await insertHistory(tx, {
+                consignmentId: record.id,
+                status: STATUS.NEW_DRAFT,
+                message: correctionText(c),
+                eventKey: `address:${c.party}.${c.field}`,
+              });
             }
             // What booking found beyond the booking (an earlier one recovered, voided or left unused), likewise.
             for (const [i, note] of (booking.notes ?? []).entries()) {
               await insertHistory(tx, { consignmentId: record.id, status: STATUS.NEW_DRAFT, message: note, eventKey: `booking-note:${i}` });
             }
-            const labelId = await insertLabel(tx, { consignmentId: record.id, providerId: booking.providerId, fileName: `${plan.serviceBarcode}.${pdf ? 'pdf' : 'zpl'}`, trackingCode: booking.trackingCode, pdf, zpl });
+            const labelId = await insertLabel(tx, {
+              consignmentId: record.id,
+              providerId: booking.providerId,
+              fileName: `${plan.serviceBarcode}.${pdf ? 'pdf' : 'zpl'}`,
+              trackingCode: booking.trackingCode,
+              pdf,
+              zpl,
+            });
             // One entry per status change: how cheapest or fastest chose the carrier is part of this one.
             const booked = `Label created; booked with ${carrierName} (${booking.trackingCode})`;
             await insertHistory(tx, { consignmentId: record.id, status, message: plan.choice ? `${booked}. ${plan.choice}` : booked, eventKey: 'processed' });
@@ -216,7 +232,14 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
           if (!record) return { record: await load(tx, change.uuid), eventId }; // already applied by an earlier attempt
           moved = true;
           const occurredAt = change.occurredAt ? new Date(change.occurredAt) : new Date();
-          await insertHistory(tx, { consignmentId: record.id, status: change.to, message: change.message, location: change.location, eventKey: change.eventKey, occurredAt });
+          await insertHistory(tx, {
+            consignmentId: record.id,
+            status: change.to,
+            message: change.message,
+            location: change.location,
+            eventKey: change.eventKey,
+            occurredAt,
+          });
           if (change.to === STATUS.CANCELLED) await voidLabels(tx, record.id);
           await appendStatusEvent(tx, {
             consignmentId: record.id,
@@ -245,11 +268,19 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
         const record = await load(db, uuid);
         const provider = await providers.describe(providerId);
         const name = provider?.name ?? `Provider ${providerId}`;
-        const wait = retryInMs >= 3_600_000 ? `${Math.round(retryInMs / 360_000) / 10} h` : retryInMs >= 60_000 ? `${Math.round(retryInMs / 60_000)} min` : `${Math.ceil(retryInMs / 1000)} s`;
+        const wait =
+          retryInMs >= 3_600_000
+            ? `${Math.round(retryInMs / 360_000) / 10} h`
+            : retryInMs >= 60_000
+              ? `${Math.round(retryInMs / 60_000)} min`
+              : `${Math.ceil(retryInMs / 1000)} s`;
         const message = `Tracking at ${name} ${refused ? 'refused' : 'failed'}: ${reason}. Asking again in ${wait}`;
         await insertHistory(db, { consignmentId: record.id, status: record.status, message: message.slice(0, 1000), eventKey });
         metrics?.trackingFailures.inc({ carrier: provider?.carrier ?? 'unknown', outcome: refused ? 'refused' : 'failed' });
-        log?.warn({ consignment: record.id, providerId, carrier: provider?.carrier, reason, failures, retryInMs }, 'carrier tracking failed; polling goes on with backoff');
+        log?.warn(
+          { consignment: record.id, providerId, carrier: provider?.carrier, reason, failures, retryInMs },
+          'carrier tracking failed; polling goes on with backoff',
+        );
       });
     },
 
@@ -259,7 +290,13 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
         const result = await db.transaction(async (tx) => {
           const { deleted, status } = await deleteDraftRow(tx, uuid);
           if (deleted) {
-            const eventId = await appendDeletedEvent(tx, { consignmentId: deleted.id, consignmentUuid: uuid, customerId: deleted.customerId, referenceNo: deleted.referenceNo, status: deleted.status });
+            const eventId = await appendDeletedEvent(tx, {
+              consignmentId: deleted.id,
+              consignmentUuid: uuid,
+              customerId: deleted.customerId,
+              referenceNo: deleted.referenceNo,
+              status: deleted.status,
+            });
             deletedNow = true;
             return { eventId };
           }

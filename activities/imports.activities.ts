@@ -8,7 +8,15 @@ import type { Caller } from '../src/db/customers.repository';
 import type { Database } from '../src/db/database';
 import { findImport, findImportCaller, finishImport, markImportStarted, type ImportRecord, type ParseCursor } from '../src/db/imports.repository';
 import { readFile } from '../src/db/import-files.repository';
-import { insertParsedOrders, loadOrders, recordCorrections, recordTransitions, type OrderTransition, type ParsedOrder, type StoredOrder } from '../src/db/import-orders.repository';
+import {
+  insertParsedOrders,
+  loadOrders,
+  recordCorrections,
+  recordTransitions,
+  type OrderTransition,
+  type ParsedOrder,
+  type StoredOrder,
+} from '../src/db/import-orders.repository';
 import { isProcessed } from '../src/domain/consignment';
 import { importOrderUuid } from '../src/domain/derived-uuid';
 import { newDraft } from '../src/domain/draft';
@@ -60,7 +68,13 @@ function resumePoint(from: ParseCursor): ParseCursor {
 
 /** A refusal of one order, located at the order's first row (creation and processing refusals name draft fields, not columns). */
 function orderIssues(order: StoredOrder, error: DomainError): OrderIssue[] {
-  return error.issues.map((issue: Issue) => ({ row: order.firstRow, column: null, path: issue.field ?? null, code: issue.code, ...(issue.params && { params: issue.params }) }));
+  return error.issues.map((issue: Issue) => ({
+    row: order.firstRow,
+    column: null,
+    path: issue.field ?? null,
+    code: issue.code,
+    ...(issue.params && { params: issue.params }),
+  }));
 }
 
 /** Order imports: parse pages of the stored file, create (and process) batches of orders, and the import's own bookkeeping. */
@@ -90,7 +104,8 @@ export function createImportActivities(deps: ImportActivityDeps) {
       const providerIssue = await issueOf(order.draft!.provider_id);
       if (found && found.uuid === uuid) transitions.push({ seq: order.seq, from: 'pending', to: 'created', consignmentId: Number(found.id) });
       else if (found || claimed.has(ref)) transitions.push({ seq: order.seq, from: 'pending', to: 'duplicate' });
-      else if (providerIssue) transitions.push({ seq: order.seq, from: 'pending', to: 'failed', errors: orderIssues(order, new DomainError('VALIDATION_FAILED', [providerIssue])) });
+      else if (providerIssue)
+        transitions.push({ seq: order.seq, from: 'pending', to: 'failed', errors: orderIssues(order, new DomainError('VALIDATION_FAILED', [providerIssue])) });
       else inserts.push({ order, uuid });
       claimed.add(ref);
     }
@@ -98,20 +113,26 @@ export function createImportActivities(deps: ImportActivityDeps) {
     // it cannot place is left to processing, which refuses it in the strict mode (as for any draft).
     const lookups = addressLookups(deps.db);
     const resolved = await Promise.all(inserts.map(({ order }) => resolveDraftAddresses(lookups, order.draft!)));
-    const draftOf = ({ uuid }: { order: StoredOrder; uuid: string }, i: number) => newDraft({ uuid, customerId: imp.customerId, userId: caller.userId ?? null, importId: imp.id, draft: resolved[i].draft });
+    const draftOf = ({ uuid }: { order: StoredOrder; uuid: string }, i: number) =>
+      newDraft({ uuid, customerId: imp.customerId, userId: caller.userId ?? null, importId: imp.id, draft: resolved[i].draft });
     let insertedNow = 0;
     await deps.db.transaction(async (tx) => {
       const ids = await insertDraftBatch(tx, inserts.map(draftOf));
-      const corrected = inserts.flatMap(({ order, uuid }, i) => (ids.has(uuid) && resolved[i].corrections.length > 0 ? [{ seq: order.seq, id: ids.get(uuid)!, corrections: resolved[i].corrections }] : []));
+      const corrected = inserts.flatMap(({ order, uuid }, i) =>
+        ids.has(uuid) && resolved[i].corrections.length > 0 ? [{ seq: order.seq, id: ids.get(uuid)!, corrections: resolved[i].corrections }] : [],
+      );
       await recordCorrections(tx, imp.id, corrected);
       for (const { id, corrections } of corrected) {
-        for (const c of corrections) await insertHistory(tx, { consignmentId: id, status: STATUS.NEW_DRAFT, message: correctionText(c), eventKey: `address:${c.party}.${c.field}` });
+        for (const c of corrections)
+          await insertHistory(tx, { consignmentId: id, status: STATUS.NEW_DRAFT, message: correctionText(c), eventKey: `address:${c.party}.${c.field}` });
       }
       // The relay starts their workflows (creation's one path: the draft row and its outbox entry together).
       await enqueueDraftStarts(tx, [...ids.values()]);
       // Skipped by the insert: another request took the reference_no since it was checked.
       const made = inserts.map(({ order, uuid }): OrderTransition =>
-        ids.has(uuid) ? { seq: order.seq, from: 'pending', to: 'created', consignmentId: ids.get(uuid)! } : { seq: order.seq, from: 'pending', to: 'duplicate' },
+        ids.has(uuid)
+          ? { seq: order.seq, from: 'pending', to: 'created', consignmentId: ids.get(uuid)! }
+          : { seq: order.seq, from: 'pending', to: 'duplicate' },
       );
       await recordTransitions(tx, imp.id, imp.options.process, [...transitions, ...made]);
       transitions.push(...made);
@@ -240,7 +261,11 @@ export function createImportActivities(deps: ImportActivityDeps) {
               if (!current) throw new DomainError('DRAFT_NOT_FOUND');
               // Straight to the draft's workflow, which decides (not a draft, carrier, label). Keyed by the order: a
               // retried batch (a worker that crashed mid-way) attaches to the processing it sent.
-              await deps.lifecycles.process(draftStartOf(current, caller.customerCode), { patch: null, labelFormat: 'pdf', carrierWaitMs: deps.importCarrierWaitMs }, `process-${importOrderUuid(importId, order.seq)}`);
+              await deps.lifecycles.process(
+                draftStartOf(current, caller.customerCode),
+                { patch: null, labelFormat: 'pdf', carrierWaitMs: deps.importCarrierWaitMs },
+                `process-${importOrderUuid(importId, order.seq)}`,
+              );
               processed.push({ seq: order.seq, from: 'created', to: 'processed' });
             } catch (refusal) {
               if (!(refusal instanceof DomainError)) throw refusal;

@@ -2,7 +2,15 @@ import type { Caller } from '../src/db/customers.repository';
 import type { Database } from '../src/db/database';
 import { findConsignment, findConsignmentRef, insertHistory } from '../src/db/consignments.repository';
 import { findImportCaller } from '../src/db/imports.repository';
-import { findOrderEvent, hasEarlierCreate, findOrderSourceById, hasPendingCreate, recordOrderEventOutcome, type OrderEventRecord, type OrderSourceRecord } from '../src/db/order-sources.repository';
+import {
+  findOrderEvent,
+  hasEarlierCreate,
+  findOrderSourceById,
+  hasPendingCreate,
+  recordOrderEventOutcome,
+  type OrderEventRecord,
+  type OrderSourceRecord,
+} from '../src/db/order-sources.repository';
 import { isProcessed, type ConsignmentRecord } from '../src/domain/consignment';
 import { orderSourceDraftUuid } from '../src/domain/derived-uuid';
 import type { DraftInput } from '../src/domain/draft';
@@ -51,7 +59,13 @@ export function createOrderFeedActivities(deps: OrderFeedActivityDeps) {
     return { event, source, caller };
   };
 
-  const record = async (event: OrderEventRecord, platform: string, state: Exclude<OrderEventState, 'received'>, extra: { consignmentId?: number; errors?: Issue[] } = {}, from: OrderEventState[] = ['received']) => {
+  const record = async (
+    event: OrderEventRecord,
+    platform: string,
+    state: Exclude<OrderEventState, 'received'>,
+    extra: { consignmentId?: number; errors?: Issue[] } = {},
+    from: OrderEventState[] = ['received'],
+  ) => {
     if (await recordOrderEventOutcome(deps.db, event.id, { state, consignmentId: extra.consignmentId, errors: extra.errors ?? null }, from)) {
       deps.metrics?.orderEvents.inc({ platform, outcome: state });
     }
@@ -62,7 +76,9 @@ export function createOrderFeedActivities(deps: OrderFeedActivityDeps) {
     const options: ImportOptions = { preset: source.platform, mapping: {}, process: source.process, ...source.defaults };
     const mapped = mapPlatformOrder(source.platform, JSON.parse(event.payload) as Record<string, unknown>, options);
     if (!mapped.draft) {
-      await record(event, source.platform, 'failed', { errors: mapped.issues.map((i) => ({ code: i.code, ...(i.path && { field: i.path }), ...(i.params && { params: i.params }) })) });
+      await record(event, source.platform, 'failed', {
+        errors: mapped.issues.map((i) => ({ code: i.code, ...(i.path && { field: i.path }), ...(i.params && { params: i.params }) })),
+      });
       return 'failed';
     }
     const uuid = orderSourceDraftUuid(source.id, event.orderId!);
@@ -81,7 +97,12 @@ export function createOrderFeedActivities(deps: OrderFeedActivityDeps) {
       return state;
     }
     if (mapped.weightFromDefaults) {
-      await insertHistory(deps.db, { consignmentId: consignment.id, status: STATUS.NEW_DRAFT, message: weightNote(source.platform, source.defaults.package?.weight ?? undefined), eventKey: 'order-feed:weight' });
+      await insertHistory(deps.db, {
+        consignmentId: consignment.id,
+        status: STATUS.NEW_DRAFT,
+        message: weightNote(source.platform, source.defaults.package?.weight ?? undefined),
+        eventKey: 'order-feed:weight',
+      });
     }
     await record(event, source.platform, 'drafted', { consignmentId: consignment.id });
     return 'drafted';
@@ -133,7 +154,11 @@ export function createOrderFeedActivities(deps: OrderFeedActivityDeps) {
           const current = await findConsignmentRef(deps.db, source.customerId, event.consignmentId);
           if (!current) throw new DomainError('DRAFT_NOT_FOUND');
           // Straight to the draft's workflow, which decides. Keyed by the order: a retried activity attaches to the processing it sent.
-          await deps.lifecycles.process(draftStartOf(current, caller.customerCode), { patch: null, labelFormat: 'pdf', carrierWaitMs: deps.importCarrierWaitMs }, `process-${uuid}`);
+          await deps.lifecycles.process(
+            draftStartOf(current, caller.customerCode),
+            { patch: null, labelFormat: 'pdf', carrierWaitMs: deps.importCarrierWaitMs },
+            `process-${uuid}`,
+          );
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
           const current = await findConsignment(deps.db, { id: event.consignmentId, customerId: source.customerId });

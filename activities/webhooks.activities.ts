@@ -94,7 +94,12 @@ export function createWebhookActivities({ db, deliveries, webhooks, webhookSende
       return asActivity(async () => {
         const webhook = await findWebhookById(db, webhookId);
         if (!webhook || webhook.status !== WEBHOOK_STATUS.ACTIVE) return { completed: 0, delivered: 0, outcome: 'inactive' };
-        const stored = await findEventsToDeliver(db, webhookId, webhook.customerId, events.map((e) => e.eventId));
+        const stored = await findEventsToDeliver(
+          db,
+          webhookId,
+          webhook.customerId,
+          events.map((e) => e.eventId),
+        );
         const securityHeaders: Record<string, string> = {};
         for (const { headerKey, headerValue } of webhook.securityData) securityHeaders[headerKey] = headerValue;
         let failing = webhook.failingSince !== null;
@@ -111,10 +116,23 @@ export function createWebhookActivities({ db, deliveries, webhooks, webhookSende
             continue;
           }
           const body = deliveryBody(event.payload);
-          const result = await sender.post({ url: webhook.endpoint, headers: { ...securityHeaders, ...signatureHeaders(webhook.secret, eventId, body) }, body });
+          const result = await sender.post({
+            url: webhook.endpoint,
+            headers: { ...securityHeaders, ...signatureHeaders(webhook.secret, eventId, body) },
+            body,
+          });
           const success = result.error === null && result.status !== null && result.status >= 200 && result.status < 300;
           const error = success ? null : (result.error ?? `HTTP ${result.status}`);
-          await recordAttempt(db, { webhookId, eventId, redelivery, httpStatus: result.status, latencyMs: result.latencyMs, success, error, responseBody: result.responseBody });
+          await recordAttempt(db, {
+            webhookId,
+            eventId,
+            redelivery,
+            httpStatus: result.status,
+            latencyMs: result.latencyMs,
+            success,
+            error,
+            responseBody: result.responseBody,
+          });
           metrics?.webhookDeliveries.inc({ outcome: success ? 'delivered' : 'failed' });
           if (failing === success) {
             await markFailing(db, webhookId, !success);

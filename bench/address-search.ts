@@ -140,7 +140,9 @@ async function runHttp(queries: BenchQuery[]): Promise<{ outcomes: Outcome[]; la
   try {
     await migrate(db);
     const started = Date.now();
-    const countries = process.env.BENCH_COUNTRIES?.split(',').map((c) => c.trim()).filter(Boolean);
+    const countries = process.env.BENCH_COUNTRIES?.split(',')
+      .map((c) => c.trim())
+      .filter(Boolean);
     const { loaded } = await ensureAddressData(db, { countries, log: (line) => console.error(`  ${line}`) });
     const loadMs = loaded.length > 0 ? Date.now() - started : 0;
 
@@ -222,7 +224,9 @@ async function main(): Promise<void> {
       `sequential requests over one keep-alive connection, timed from request to parsed JSON; ${WARMUP} warm-up queries not counted.`,
   );
   if (httpRun.loadMs) console.log(`data load (all selected countries): ${httpRun.loadMs} ms`);
-  console.log(`MiniSearch: one index of every Turkish record (place, city, state, postalCode), fuzzy 0.2, prefix, the same folding, searched in the place or city field; index build ${mini.indexMs} ms.`);
+  console.log(
+    `MiniSearch: one index of every Turkish record (place, city, state, postalCode), fuzzy 0.2, prefix, the same folding, searched in the place or city field; index build ${mini.indexMs} ms.`,
+  );
   const misses = httpRun.outcomes.filter((o) => !o.hit);
   if (misses.length > 0) {
     console.log(`HTTP misses (${misses.length}): ${misses.map((o) => `${o.query.keyword}→${o.query.target}`).join(', ')}`);

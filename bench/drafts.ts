@@ -34,7 +34,21 @@ import type { Database } from '../src/db/database';
 import { createLogger, startRuntime, type Runtime } from '../src/runtime';
 import type { DevServer } from '../src/temporal/dev-server';
 import { WORKFLOWS_PATH } from '../src/temporal/worker';
-import { bareWorkflowRate, cpuMeter, findProcesses, fmt, httpLoad, openScratchDatabase, printTable, runBench, startFileEngine, summarize, type BareRate, type HttpLoadResult, positiveInt } from './support';
+import {
+  bareWorkflowRate,
+  cpuMeter,
+  findProcesses,
+  fmt,
+  httpLoad,
+  openScratchDatabase,
+  printTable,
+  runBench,
+  startFileEngine,
+  summarize,
+  type BareRate,
+  type HttpLoadResult,
+  positiveInt,
+} from './support';
 
 const TARGET_PER_SEC = 250;
 
@@ -43,7 +57,10 @@ const C = positiveInt('DRAFTS_CONCURRENCY', 50);
 const WARMUP = positiveInt('DRAFTS_WARMUP', 50);
 const PG_POOL = positiveInt('BENCH_PG_POOL', 20);
 const DATABASE_URL = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test';
-const DBS = (process.env.BENCH_DBS || 'pglite,postgres').split(',').map((s) => s.trim()).filter(Boolean);
+const DBS = (process.env.BENCH_DBS || 'pglite,postgres')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 for (const kind of DBS) if (kind !== 'pglite' && kind !== 'postgres') throw new Error(`BENCH_DBS: unknown database "${kind}" (pglite, postgres)`);
 const RUN_ID = randomBytes(3).toString('hex');
 const LOAD_AT_START = loadavg()[0];
@@ -128,7 +145,8 @@ interface Breakdown {
 function instrument(db: Database): { breakdown: Breakdown; setEnabled(on: boolean): void } {
   const breakdown: Breakdown = { apiQueries: [], insertTx: [] };
   let enabled = false;
-  const timed = <A extends unknown[], R>(fn: (...args: A) => Promise<R>, into: number[]) =>
+  const timed =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>, into: number[]) =>
     async (...args: A): Promise<R> => {
       const t0 = performance.now();
       try {
@@ -234,8 +252,12 @@ async function benchDrafts(kind: 'pglite' | 'postgres', temporal: TemporalServer
 
 function report(results: TargetResult[], engine: BareRate): void {
   const bare = results.find((r) => r.name === 'bare Fastify');
-  console.log(`\nDraft creation over HTTP: ${N} drafts, ${C} concurrent clients, warm-up ${WARMUP}, client ${results[0]?.load.client}; Node ${process.version}; ${new Date().toISOString()}`);
-  console.log(`Machine load average (1 min) at start ${fmt(LOAD_AT_START, 2)}, at end ${fmt(loadavg()[0], 2)} on ${cpus().length} cores: other work on the machine lowers every rate.`);
+  console.log(
+    `\nDraft creation over HTTP: ${N} drafts, ${C} concurrent clients, warm-up ${WARMUP}, client ${results[0]?.load.client}; Node ${process.version}; ${new Date().toISOString()}`,
+  );
+  console.log(
+    `Machine load average (1 min) at start ${fmt(LOAD_AT_START, 2)}, at end ${fmt(loadavg()[0], 2)} on ${cpus().length} cores: other work on the machine lowers every rate.`,
+  );
   printTable(
     ['target', 'drafts/s', 'p50 ms', 'p99 ms', 'failures', 'ratio to bare Fastify'],
     results.map((r) => [
@@ -251,15 +273,20 @@ function report(results: TargetResult[], engine: BareRate): void {
   console.log(`\nThe engine's bare rate (empty workflows started and run, same server, this run): ${fmt(engine.rate, 0)}/s`);
   printTable(
     ['target', 'workflows started by the relay /s', 'ratio to bare', 'all running after the burst (s)'],
-    results.filter((r) => r.relayRate !== undefined).map((r) => [r.name, fmt(r.relayRate, 0), `${fmt(r.relayRate! / engine.rate, 2)}×`, fmt(r.startedAfterBurstSeconds, 1)]),
+    results
+      .filter((r) => r.relayRate !== undefined)
+      .map((r) => [r.name, fmt(r.relayRate, 0), `${fmt(r.relayRate! / engine.rate, 2)}×`, fmt(r.startedAfterBurstSeconds, 1)]),
   );
 
   console.log('');
   for (const r of results) {
-    if (r.load.firstError) console.log(`${r.name}: first failure (request ${r.load.firstError.index}, status ${r.load.firstError.status}): ${r.load.firstError.body}`);
+    if (r.load.firstError)
+      console.log(`${r.name}: first failure (request ${r.load.firstError.index}, status ${r.load.firstError.status}): ${r.load.firstError.body}`);
     if (r.stored !== undefined) {
       const okCount = r.load.ok;
-      console.log(`${r.name}: drafts stored (SELECT count(*)) = ${r.stored}, successful responses = ${okCount} → ${r.stored === okCount ? 'match' : 'MISMATCH'}`);
+      console.log(
+        `${r.name}: drafts stored (SELECT count(*)) = ${r.stored}, successful responses = ${okCount} → ${r.stored === okCount ? 'match' : 'MISMATCH'}`,
+      );
     }
   }
 
@@ -285,7 +312,17 @@ function report(results: TargetResult[], engine: BareRate): void {
     const cores = cpus().length;
     console.log(`\nCPU per draft (ms of CPU time during the measured run; this machine has ${cores} cores, shared):`);
     printTable(
-      ['target', 'node main', 'node busiest other (workflow thread)', 'node other', 'Temporal core (Rust)', 'Temporal server', 'PostgreSQL backends', 'total', 'CPU busy'],
+      [
+        'target',
+        'node main',
+        'node busiest other (workflow thread)',
+        'node other',
+        'Temporal core (Rust)',
+        'Temporal server',
+        'PostgreSQL backends',
+        'total',
+        'CPU busy',
+      ],
       withBreakdown.map((r) => {
         const cpu = r.cpu ?? {};
         const per = (seconds: number | undefined) => (seconds === undefined ? undefined : (1000 * seconds) / r.load.n);
@@ -312,7 +349,9 @@ function report(results: TargetResult[], engine: BareRate): void {
     const pg = withBreakdown.find((r) => r.name.startsWith('PostgreSQL'));
     if (pg?.cpu) {
       const total = (pg.cpu.node ?? 0) + (pg.cpu.temporal ?? 0) + (pg.cpu.postgres ?? 0);
-      console.log(`CPU-bound ceiling on PostgreSQL at this CPU cost: ${cores} cores / ${fmt((1000 * total) / N, 1)} ms per draft ≈ ${fmt((cores * N) / total, 0)} drafts/s`);
+      console.log(
+        `CPU-bound ceiling on PostgreSQL at this CPU cost: ${cores} cores / ${fmt((1000 * total) / N, 1)} ms per draft ≈ ${fmt((cores * N) / total, 0)} drafts/s`,
+      );
     }
   }
 
@@ -320,7 +359,9 @@ function report(results: TargetResult[], engine: BareRate): void {
   if (pg) {
     const rate = pg.load.ratePerSec;
     const verdict = pg.load.failures > 0 ? 'NOT MET (failures)' : rate >= TARGET_PER_SEC ? 'MET' : 'NOT MET';
-    console.log(`\nVerdict: PostgreSQL ${fmt(rate, 0)} drafts/s vs target ${TARGET_PER_SEC}/s → ${verdict} (${fmt((100 * rate) / TARGET_PER_SEC, 0)}% of target)`);
+    console.log(
+      `\nVerdict: PostgreSQL ${fmt(rate, 0)} drafts/s vs target ${TARGET_PER_SEC}/s → ${verdict} (${fmt((100 * rate) / TARGET_PER_SEC, 0)}% of target)`,
+    );
   } else {
     console.log(`\nVerdict: PostgreSQL not measured (BENCH_DBS=${DBS.join(',')}); target ${TARGET_PER_SEC} drafts/s`);
   }

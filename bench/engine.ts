@@ -42,7 +42,9 @@ async function measure(pragmas: readonly string[], label: string): Promise<BareR
 }
 
 runBench(async () => {
-  console.log(`engine bench: ${N} empty workflows per setting, ${C} concurrent starts, best of ${ROUNDS} rounds; ${cpus().length} CPUs, load ${fmt(loadavg()[0], 2)}`);
+  console.log(
+    `engine bench: ${N} empty workflows per setting, ${C} concurrent starts, best of ${ROUNDS} rounds; ${cpus().length} CPUs, load ${fmt(loadavg()[0], 2)}`,
+  );
   const best: (BareRate & { serverCpuMsPerWorkflow: number })[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     for (const [i, setting] of SETTINGS.entries()) {
@@ -54,6 +56,12 @@ runBench(async () => {
   const baseline = best[0].rate;
   printTable(
     ['SQLite setting', 'workflows/s', 'ratio to defaults', 'accepted/s', 'server CPU ms/workflow'],
-    SETTINGS.map((s, i) => [s.name, fmt(best[i].rate, 0), `${fmt(best[i].rate / baseline, 2)}×`, fmt(best[i].acceptedRate, 0), fmt(best[i].serverCpuMsPerWorkflow, 1)]),
+    SETTINGS.map((s, i) => [
+      s.name,
+      fmt(best[i].rate, 0),
+      `${fmt(best[i].rate / baseline, 2)}×`,
+      fmt(best[i].acceptedRate, 0),
+      fmt(best[i].serverCpuMsPerWorkflow, 1),
+    ]),
   );
 });

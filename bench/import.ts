@@ -4,7 +4,8 @@
  * Temporal server:
  *   (a) the same orders POSTed one by one to /api/v1/consignments/draft by 16 concurrent clients;
  *   (b) the rate at which that Temporal server starts empty workflows (a worker completing them).
- * Targets: imports ≥ 3× (a) and ≥ ½ × (b); every imported draft's workflow running (started by the outbox relay) ≥ 0.8× (b). Times are printed, never asserted. It also samples the process's
+ * Targets: imports ≥ 3× (a) and ≥ ½ × (b); every imported draft's workflow running (started by the outbox relay) ≥ 0.8× (b). Times are printed, never
+ * asserted. It also samples the process's
  * RSS (API, worker and client share it) during each import.
  *
  *   npx tsx bench/import.ts
@@ -31,7 +32,22 @@ import { csvField, resolveLayout } from '../src/imports/presets';
 import { createLogger, startRuntime, type Runtime } from '../src/runtime';
 import type { DevServer } from '../src/temporal/dev-server';
 import { WORKFLOWS_PATH } from '../src/temporal/worker';
-import { bareWorkflowRate, cpuMeter, findProcesses, fmt, httpLoad, openScratchDatabase, printTable, rssMb, runBench, startFileEngine, startServiceProcess, type CpuSources, type ScratchDatabase, positiveInt } from './support';
+import {
+  bareWorkflowRate,
+  cpuMeter,
+  findProcesses,
+  fmt,
+  httpLoad,
+  openScratchDatabase,
+  printTable,
+  rssMb,
+  runBench,
+  startFileEngine,
+  startServiceProcess,
+  type CpuSources,
+  type ScratchDatabase,
+  positiveInt,
+} from './support';
 
 const N = positiveInt('IMPORT_N', 10_000);
 const PROCESS_N = positiveInt('IMPORT_PROCESS_N', N);
@@ -90,7 +106,16 @@ function shopifyCsv(prefix: string, n: number): string {
     const items = 1 + (i % 3);
     for (let k = 0; k < items; k++) {
       const [title, sku, price] = GOODS[(i + k) % GOODS.length];
-      const row: Record<string, string> = { Name: name, 'Lineitem quantity': String(1 + ((i + k) % 2)), 'Lineitem name': title, 'Lineitem price': price, 'Lineitem sku': sku, 'Lineitem requires shipping': 'true', 'Lineitem taxable': 'true', 'Lineitem fulfillment status': 'pending' };
+      const row: Record<string, string> = {
+        Name: name,
+        'Lineitem quantity': String(1 + ((i + k) % 2)),
+        'Lineitem name': title,
+        'Lineitem price': price,
+        'Lineitem sku': sku,
+        'Lineitem requires shipping': 'true',
+        'Lineitem taxable': 'true',
+        'Lineitem fulfillment status': 'pending',
+      };
       if (k === 0) {
         Object.assign(row, {
           Email: `musteri${i}@example.com`,
@@ -120,7 +145,14 @@ function shopifyCsv(prefix: string, n: number): string {
   return lines.join('\n') + '\n';
 }
 
-const CONSIGNOR = { name: 'Anadolu Butik Ltd. Şti.', country: 'TR', city: 'İstanbul', address: 'Moda Cd. No:1 Kadıköy', postal_code: '34710', phone_number: '+902161234567' };
+const CONSIGNOR = {
+  name: 'Anadolu Butik Ltd. Şti.',
+  country: 'TR',
+  city: 'İstanbul',
+  address: 'Moda Cd. No:1 Kadıköy',
+  postal_code: '34710',
+  phone_number: '+902161234567',
+};
 const OPTIONS = { preset: 'shopify', consignor: CONSIGNOR, preference: 1 };
 
 /** The draft bodies of a file's orders, as the import maps them: the same orders for the one-by-one loop. */
@@ -175,15 +207,44 @@ async function benchBareStarts(address: string): Promise<Result> {
 
 /** (a) the orders POSTed one by one to the draft endpoint by ONE_BY_ONE_C clients. */
 async function benchOneByOne(origin: string, apiKey: string, bodies: string[]): Promise<Result> {
-  const warm = await httpLoad({ origin, path: '/api/v1/consignments/draft', n: 50, concurrency: ONE_BY_ONE_C, headers: { apikey: apiKey }, body: (i) => JSON.stringify({ ...JSON.parse(bodies[i]), reference_no: `WARM-${RUN_ID}-${i}` }), expectStatus: 201 });
+  const warm = await httpLoad({
+    origin,
+    path: '/api/v1/consignments/draft',
+    n: 50,
+    concurrency: ONE_BY_ONE_C,
+    headers: { apikey: apiKey },
+    body: (i) => JSON.stringify({ ...JSON.parse(bodies[i]), reference_no: `WARM-${RUN_ID}-${i}` }),
+    expectStatus: 201,
+  });
   if (warm.failures) console.warn(`warm-up: ${warm.failures} failures, first ${warm.firstError?.status} ${warm.firstError?.body}`);
-  const load = await httpLoad({ origin, path: '/api/v1/consignments/draft', n: bodies.length, concurrency: ONE_BY_ONE_C, headers: { apikey: apiKey }, body: (i) => bodies[i], expectStatus: 201 });
+  const load = await httpLoad({
+    origin,
+    path: '/api/v1/consignments/draft',
+    n: bodies.length,
+    concurrency: ONE_BY_ONE_C,
+    headers: { apikey: apiKey },
+    body: (i) => bodies[i],
+    expectStatus: 201,
+  });
   if (load.failures) console.warn(`one-by-one: ${load.failures} failures, first ${load.firstError?.status} ${load.firstError?.body}`);
-  return { name: `(a) one by one: POST /consignments/draft, ${ONE_BY_ONE_C} clients`, orders: load.ok, seconds: load.durationMs / 1000, rate: load.ratePerSec, note: `p50 ${fmt(load.latency.p50, 0)} ms, p99 ${fmt(load.latency.p99, 0)} ms, ${load.client}` };
+  return {
+    name: `(a) one by one: POST /consignments/draft, ${ONE_BY_ONE_C} clients`,
+    orders: load.ok,
+    seconds: load.durationMs / 1000,
+    rate: load.ratePerSec,
+    note: `p50 ${fmt(load.latency.p50, 0)} ms, p99 ${fmt(load.latency.p99, 0)} ms, ${load.client}`,
+  };
 }
 
 /** An import through the API: multipart upload, then GET until it finished; the time runs from the upload to the end. */
-async function benchImport(origin: string, apiKey: string, csv: string, orders: number, process: boolean, relayDrained?: () => Promise<void>): Promise<Result & { rssPeakMb: number; workflowsRunning?: Result }> {
+async function benchImport(
+  origin: string,
+  apiKey: string,
+  csv: string,
+  orders: number,
+  process: boolean,
+  relayDrained?: () => Promise<void>,
+): Promise<Result & { rssPeakMb: number; workflowsRunning?: Result }> {
   let rssPeak = 0;
   const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, globalThis.process.memoryUsage().rss)), 200);
   try {
@@ -209,7 +270,13 @@ async function benchImport(origin: string, apiKey: string, csv: string, orders: 
     if (!process && relayDrained) {
       await relayDrained();
       const all = (performance.now() - t0) / 1000;
-      workflowsRunning = { name: 'import, drafts only: every workflow running', orders: done, seconds: all, rate: done / all, note: `the outbox relay had started the last workflow ${fmt(all - seconds, 1)} s after the import completed` };
+      workflowsRunning = {
+        name: 'import, drafts only: every workflow running',
+        orders: done,
+        seconds: all,
+        rate: done / all,
+        note: `the outbox relay had started the last workflow ${fmt(all - seconds, 1)} s after the import completed`,
+      };
     }
     return {
       ...(workflowsRunning && { workflowsRunning }),
@@ -249,7 +316,12 @@ async function benchMemory(temporalAddress: string): Promise<Result & { rssPeakM
     const sampler = setInterval(() => (peak = Math.max(peak, rssMb(child.pid!) || 0)), 250);
     try {
       const result = await benchImport(origin, apiKey, csv, orders, false);
-      return { ...result, name: `memory: ${rows} rows (${orders} orders), the service as its own process`, note: `service RSS idle ${fmt(idle, 0)} MB, peak during the import ${fmt(peak, 0)} MB; ${result.note}`, rssPeakMb: peak };
+      return {
+        ...result,
+        name: `memory: ${rows} rows (${orders} orders), the service as its own process`,
+        note: `service RSS idle ${fmt(idle, 0)} MB, peak during the import ${fmt(peak, 0)} MB; ${result.note}`,
+        rssPeakMb: peak,
+      };
     } finally {
       clearInterval(sampler);
     }
@@ -269,13 +341,21 @@ async function main(): Promise<void> {
     const bundling = bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
     devServer = await startFileEngine();
     scratch = await openScratchDatabase(DB_KIND, DATABASE_URL);
-    const config = loadConfig({ TEMPORAL_ADDRESS: devServer.address, TEMPORAL_TASK_QUEUE: `bench-import-${RUN_ID}`, PUBLIC_BASE_URL: 'http://consignflow.bench', LOG_LEVEL: 'silent', ADDRESS_COUNTRIES: 'none' });
+    const config = loadConfig({
+      TEMPORAL_ADDRESS: devServer.address,
+      TEMPORAL_TASK_QUEUE: `bench-import-${RUN_ID}`,
+      PUBLIC_BASE_URL: 'http://consignflow.bench',
+      LOG_LEVEL: 'silent',
+      ADDRESS_COUNTRIES: 'none',
+    });
     runtime = await startRuntime(config, { api: true, worker: true, db: scratch.db, workflowBundle: await bundling, logger: createLogger('silent') });
     await runtime.app!.listen({ host: '127.0.0.1', port: 0 });
     const origin = `http://127.0.0.1:${(runtime.app!.server.address() as { port: number }).port}`;
     const csv = shopifyCsv('B', N);
     const rows = shopifyRows(N);
-    console.log(`Temporal dev server ${devServer.address} (SQLite file, as npm start runs it); ${scratch.label}; file: ${N} orders, ${rows} rows, ${fmt(Buffer.byteLength(csv) / 1024 / 1024, 1)} MB`);
+    console.log(
+      `Temporal dev server ${devServer.address} (SQLite file, as npm start runs it); ${scratch.label}; file: ${N} orders, ${rows} rows, ${fmt(Buffer.byteLength(csv) / 1024 / 1024, 1)} MB`,
+    );
 
     const port = devServer.address.split(':').pop()!;
     const temporalPids = findProcesses('start-dev', `--port ${port} `);
@@ -318,7 +398,9 @@ async function main(): Promise<void> {
 
     const oneByOne = results.find((r) => r.name.startsWith('(a)'));
     const bare = results.find((r) => r.name.startsWith('(b)'));
-    console.log(`\nOrder import, ${N} Shopify orders (${rows} rows); Node ${process.version}; ${cpus().length} cores; load average ${fmt(loadAtStart, 2)} at start, ${fmt(loadavg()[0], 2)} at end; ${new Date().toISOString()}`);
+    console.log(
+      `\nOrder import, ${N} Shopify orders (${rows} rows); Node ${process.version}; ${cpus().length} cores; load average ${fmt(loadAtStart, 2)} at start, ${fmt(loadavg()[0], 2)} at end; ${new Date().toISOString()}`,
+    );
     printTable(
       ['run', 'orders', 'seconds', 'orders/s', '× (a) one by one', '× (b) bare starts', 'RSS peak MB', 'note'],
       results.map((r) => [
@@ -332,15 +414,26 @@ async function main(): Promise<void> {
         r.note ?? '',
       ]),
     );
-    console.log(`\nCPU per order (ms of CPU time during each run; ${cpus().length} cores shared with whatever else runs; the bench client shares the node process):`);
+    console.log(
+      `\nCPU per order (ms of CPU time during each run; ${cpus().length} cores shared with whatever else runs; the bench client shares the node process):`,
+    );
     printTable(
       ['run', 'node (API, worker, client)', 'Temporal server', 'PostgreSQL', 'total', 'CPU busy'],
-      results.filter((r) => !r.name.startsWith('memory')).map((r) => {
-        const cpu = r.cpu ?? {};
-        const per = (seconds: number | undefined) => (seconds === undefined ? undefined : (1000 * seconds) / Math.max(1, r.orders));
-        const total = (cpu.node ?? 0) + (cpu.temporal ?? 0) + (cpu.postgres ?? 0);
-        return [r.name, fmt(per(cpu.node), 2), fmt(per(cpu.temporal), 2), fmt(per(cpu.postgres), 2), fmt(per(total), 2), `${fmt((100 * total) / (r.seconds * cpus().length), 0)}%`];
-      }),
+      results
+        .filter((r) => !r.name.startsWith('memory'))
+        .map((r) => {
+          const cpu = r.cpu ?? {};
+          const per = (seconds: number | undefined) => (seconds === undefined ? undefined : (1000 * seconds) / Math.max(1, r.orders));
+          const total = (cpu.node ?? 0) + (cpu.temporal ?? 0) + (cpu.postgres ?? 0);
+          return [
+            r.name,
+            fmt(per(cpu.node), 2),
+            fmt(per(cpu.temporal), 2),
+            fmt(per(cpu.postgres), 2),
+            fmt(per(total), 2),
+            `${fmt((100 * total) / (r.seconds * cpus().length), 0)}%`,
+          ];
+        }),
     );
     console.log(`RSS of this process before the runs: ${fmt(baseRss, 0)} MB (workflow bundle, runtime, generated file)`);
     const drafts = results.find((r) => r.name === 'import, drafts only');
@@ -356,7 +449,9 @@ async function main(): Promise<void> {
     const running = results.find((r) => r.name === 'import, drafts only: every workflow running');
     if (running && bare) {
       const vs = running.rate / bare.rate;
-      console.log(`Target (issue 13): every imported draft's workflow running at ≥ 0.8× bare starts run by the worker → ${fmt(vs, 2)}× ${vs >= 0.8 ? 'MET' : 'NOT MET'}`);
+      console.log(
+        `Target (issue 13): every imported draft's workflow running at ≥ 0.8× bare starts run by the worker → ${fmt(vs, 2)}× ${vs >= 0.8 ? 'MET' : 'NOT MET'}`,
+      );
     }
   } finally {
     await runtime?.stop().catch(() => undefined);

@@ -33,7 +33,15 @@ const N = Number(process.env.BATCH_N ?? 5000);
 const BASELINE_N = Math.min(N, Number(process.env.BASELINE_N ?? 1000));
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 
-const party = (name: string, city: string) => ({ name, address: 'Bağdat Caddesi No: 42/3', city, state: 'İstanbul', postalCode: '34730', countryIso2: 'TR', phone: '+90 216 555 00 11' });
+const party = (name: string, city: string) => ({
+  name,
+  address: 'Bağdat Caddesi No: 42/3',
+  city,
+  state: 'İstanbul',
+  postalCode: '34730',
+  countryIso2: 'TR',
+  phone: '+90 216 555 00 11',
+});
 
 function labelData(i: number, barcode: string): LabelData {
   return {
@@ -79,11 +87,27 @@ runBench(async () => {
     const ids: number[] = [];
     for (let i = 0; i < N; i++) {
       await scratch.db.transaction(async (tx) => {
-        const { id } = (await insertDraft(tx, { uuid: randomUUID(), customerId: caller.customerId, userId: null, draft: { reference_no: `BENCH-${i}` }, status: 400, statusMessage: 'bench' })).record;
+        const { id } = (
+          await insertDraft(tx, {
+            uuid: randomUUID(),
+            customerId: caller.customerId,
+            userId: null,
+            draft: { reference_no: `BENCH-${i}` },
+            status: 400,
+            statusMessage: 'bench',
+          })
+        ).record;
         const barcode = serviceBarcode(id);
         await tx.query('UPDATE consignments SET barcode = $2, processed_at = now() WHERE id = $1', [id, barcode]);
         const data = labelData(i, barcode);
-        await insertLabel(tx, { consignmentId: id, providerId: 1, fileName: `${barcode}.pdf`, trackingCode: data.trackingCode, pdf: await renderPdfLabel(data), zpl: renderZplLabel(data) });
+        await insertLabel(tx, {
+          consignmentId: id,
+          providerId: 1,
+          fileName: `${barcode}.pdf`,
+          trackingCode: data.trackingCode,
+          pdf: await renderPdfLabel(data),
+          zpl: renderZplLabel(data),
+        });
         ids.push(id);
       });
     }
@@ -121,7 +145,9 @@ runBench(async () => {
         Array.from({ length: 8 }, async () => {
           while (next < BASELINE_N) {
             const id = ids[next++];
-            const detail = (await (await fetch(`${origin}/api/v1/consignments/${id}/details`, { headers })).json()) as { data: { labels: { file_url: string }[] } };
+            const detail = (await (await fetch(`${origin}/api/v1/consignments/${id}/details`, { headers })).json()) as {
+              data: { labels: { file_url: string }[] };
+            };
             bytes += await drain(await fetch(detail.data.labels[0].file_url));
           }
         }),

@@ -84,18 +84,39 @@ async function renderNaivePdfLabel(d: LabelData): Promise<Buffer> {
     const m = 8.5;
     const w = PAGE_WIDTH - 2 * m;
     doc.font('bold').fontSize(13).text(d.carrierName, m, m, { lineBreak: false });
-    doc.font('regular').fontSize(7.5).text(formatLabelDate(d.createdAt), m, m + 2, { width: w, align: 'right', lineBreak: false });
+    doc
+      .font('regular')
+      .fontSize(7.5)
+      .text(formatLabelDate(d.createdAt), m, m + 2, { width: w, align: 'right', lineBreak: false });
     let y = 42;
-    for (const [title, p, big] of [['GÖNDERİCİ / FROM', d.consignor, false], ['ALICI / TO', d.consignee, true]] as const) {
+    for (const [title, p, big] of [
+      ['GÖNDERİCİ / FROM', d.consignor, false],
+      ['ALICI / TO', d.consignee, true],
+    ] as const) {
       doc.font('regular').fontSize(6.5).text(title, m, y, { lineBreak: false });
-      doc.font('bold').fontSize(big ? 12 : 9).text(p.name, m, y + 9, { width: w, lineBreak: false, ellipsis: true });
-      doc.font('regular').fontSize(big ? 9.5 : 7.5).text(p.address, m, y + 22, { width: w, height: big ? 36 : 20, ellipsis: true });
+      doc
+        .font('bold')
+        .fontSize(big ? 12 : 9)
+        .text(p.name, m, y + 9, { width: w, lineBreak: false, ellipsis: true });
+      doc
+        .font('regular')
+        .fontSize(big ? 9.5 : 7.5)
+        .text(p.address, m, y + 22, { width: w, height: big ? 36 : 20, ellipsis: true });
       doc.text(cityLine(p), m, doc.y + 1, { width: w, lineBreak: false }).text(countryLine(p), m, doc.y + 1, { width: w, lineBreak: false });
       y = big ? 212 : 110;
     }
-    for (const [label, value] of [['Ref', d.referenceNo ?? '—'], ['Tracking', d.trackingCode], ['Weight', `${formatQuantity(d.weightKg)} kg`], ['Desi', formatQuantity(d.desi)], ['Packages', String(d.packageCount)]]) {
+    for (const [label, value] of [
+      ['Ref', d.referenceNo ?? '—'],
+      ['Tracking', d.trackingCode],
+      ['Weight', `${formatQuantity(d.weightKg)} kg`],
+      ['Desi', formatQuantity(d.desi)],
+      ['Packages', String(d.packageCount)],
+    ]) {
       doc.font('regular').fontSize(6.5).text(label, m, y, { lineBreak: false });
-      doc.font('bold').fontSize(8.5).text(value, m + 58, y - 1.5, { lineBreak: false });
+      doc
+        .font('bold')
+        .fontSize(8.5)
+        .text(value, m + 58, y - 1.5, { lineBreak: false });
       y += 13.5;
     }
     doc.image(qrPng, PAGE_WIDTH - m - 88, 207, { width: 88, height: 88 });

@@ -34,7 +34,13 @@ async function main(): Promise<void> {
   url.pathname = `/${name}`;
   const devServer = await startFileEngine();
   const port = await freePort();
-  const config = loadConfig({ DATABASE_URL: url.toString(), TEMPORAL_ADDRESS: devServer.address, PORT: String(port), LOG_LEVEL: 'silent', ADDRESS_COUNTRIES: 'none' });
+  const config = loadConfig({
+    DATABASE_URL: url.toString(),
+    TEMPORAL_ADDRESS: devServer.address,
+    PORT: String(port),
+    LOG_LEVEL: 'silent',
+    ADDRESS_COUNTRIES: 'none',
+  });
   const runtime = await startRuntime(config, { api: true, worker: true, logger: pino({ level: 'silent' }) });
   const client = createHttpClient(`http://127.0.0.1:${port}`, C);
   try {
@@ -43,7 +49,13 @@ async function main(): Promise<void> {
     const headers = { apikey: apiKey, 'content-type': 'application/json' };
     const ids: number[] = new Array(N);
     await runConcurrent(N, C, async (i) => {
-      const body = { preference: (i % 2) + 1, reference_no: `PROC-${i}`, consignor: party('Gülşen Çelik', 'İstanbul'), consignee: party('Ömer Şahin', 'Eskişehir'), packages: [{ weight: 1 + (i % 5), length: 30, width: 20, height: 10 }] };
+      const body = {
+        preference: (i % 2) + 1,
+        reference_no: `PROC-${i}`,
+        consignor: party('Gülşen Çelik', 'İstanbul'),
+        consignee: party('Ömer Şahin', 'Eskişehir'),
+        packages: [{ weight: 1 + (i % 5), length: 30, width: 20, height: 10 }],
+      };
       const res = await client.send('POST', '/api/v1/consignments/draft', headers, JSON.stringify(body), true);
       if (res.status !== 201) throw new Error(`draft ${i}: ${res.status} ${res.body}`);
       ids[i] = JSON.parse(res.body).data.id;
@@ -65,8 +77,13 @@ async function main(): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
     const labels = await runtime.db.query<{ n: number }>('SELECT count(*)::int AS n FROM labels');
     const lat = summarize(latencies);
-    console.log(`Draft processing over HTTP on PostgreSQL: ${N} drafts, ${C} concurrent clients; load average ${load.toFixed(2)} → ${loadavg()[0].toFixed(2)} on 2 cores`);
-    printTable(['target', 'processed/s', 'p50 ms', 'p99 ms', 'failures', 'labels stored'], [['start-process', fmt((N - failures) / seconds), fmt(lat.p50), fmt(lat.p99), failures, labels.rows[0].n]]);
+    console.log(
+      `Draft processing over HTTP on PostgreSQL: ${N} drafts, ${C} concurrent clients; load average ${load.toFixed(2)} → ${loadavg()[0].toFixed(2)} on 2 cores`,
+    );
+    printTable(
+      ['target', 'processed/s', 'p50 ms', 'p99 ms', 'failures', 'labels stored'],
+      [['start-process', fmt((N - failures) / seconds), fmt(lat.p50), fmt(lat.p99), failures, labels.rows[0].n]],
+    );
     if (firstError) console.log(`first failure: ${firstError}`);
   } finally {
     await client.close().catch(() => undefined);

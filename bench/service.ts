@@ -35,7 +35,25 @@ import { performance } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
 import { generateApiKey } from '../src/db/customers.repository';
 import { consignmentWorkflowId } from '../src/temporal/consignment.starter';
-import { bareWorkflowRate, cpuMeter, positiveInt, shippingDraftBody, createHttpClient, findProcesses, fmt, freePort, printTable, rssMb, runBench, runConcurrent, startFileEngine, startServiceProcess, summarize, threadCpuSeconds, type HttpClient } from './support';
+import {
+  bareWorkflowRate,
+  cpuMeter,
+  positiveInt,
+  shippingDraftBody,
+  createHttpClient,
+  findProcesses,
+  fmt,
+  freePort,
+  printTable,
+  rssMb,
+  runBench,
+  runConcurrent,
+  startFileEngine,
+  startServiceProcess,
+  summarize,
+  threadCpuSeconds,
+  type HttpClient,
+} from './support';
 
 const DRAFTS_N = positiveInt('SERVICE_DRAFTS_N', 1000);
 const DRAFTS_C = positiveInt('SERVICE_DRAFTS_C', 50);
@@ -205,7 +223,14 @@ async function phase(name: string, origin: string, pid: number, n: number, concu
 }
 
 /** Sends a request and times it; a status other than `expect` throws. */
-async function timed(client: HttpClient, expect: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Sample & { body: string }> {
+async function timed(
+  client: HttpClient,
+  expect: number,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<Sample & { body: string }> {
   const t0 = performance.now();
   const answer = await client.send(method, path, headers, body, true);
   const ms = performance.now() - t0;
@@ -221,14 +246,21 @@ function slowestSplit(samples: readonly Sample[]): { n: number; meanMs: number; 
   for (const s of top) {
     const inService = s.stages.total ?? Number.NaN;
     for (const [stage, ms] of Object.entries(s.stages)) if (stage !== 'total') sums.set(stage, (sums.get(stage) ?? 0) + ms);
-    const named = Object.entries(s.stages).filter(([k]) => k !== 'total').reduce((sum, [, ms]) => sum + ms, 0);
+    const named = Object.entries(s.stages)
+      .filter(([k]) => k !== 'total')
+      .reduce((sum, [, ms]) => sum + ms, 0);
     if (Number.isFinite(inService)) {
       sums.set('other', (sums.get('other') ?? 0) + Math.max(0, inService - named));
       sums.set('outside', (sums.get('outside') ?? 0) + Math.max(0, s.ms - inService));
     }
   }
   const meanMs = top.reduce((sum, s) => sum + s.ms, 0) / top.length;
-  return { n: top.length, meanMs, sentAt: top.map((s) => s.at ?? Number.NaN).sort((a, b) => a - b), stages: [...sums].map(([k, v]) => [k, v / top.length] as [string, number]).sort((a, b) => b[1] - a[1]) };
+  return {
+    n: top.length,
+    meanMs,
+    sentAt: top.map((s) => s.at ?? Number.NaN).sort((a, b) => a - b),
+    stages: [...sums].map(([k, v]) => [k, v / top.length] as [string, number]).sort((a, b) => b[1] - a[1]),
+  };
 }
 
 interface HistoryReport {
@@ -247,7 +279,15 @@ interface HistoryReport {
 async function readHistories(address: string, uuids: readonly string[], slowest: ReadonlySet<string>): Promise<HistoryReport> {
   const connection = await Connection.connect({ address });
   const client = new Client({ connection });
-  const report: HistoryReport = { histories: 0, workflowTaskTimeouts: 0, workflowTaskFailures: 0, activityTimeouts: 0, longestTaskWaitMs: 0, longestActivityWaitMs: 0, slowWaits: [] };
+  const report: HistoryReport = {
+    histories: 0,
+    workflowTaskTimeouts: 0,
+    workflowTaskFailures: 0,
+    activityTimeouts: 0,
+    longestTaskWaitMs: 0,
+    longestActivityWaitMs: 0,
+    slowWaits: [],
+  };
   const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(t?.seconds ?? 0) * 1000 + (t?.nanos ?? 0) / 1e6;
   try {
     await runConcurrent(uuids.length, 8, async (i) => {
@@ -255,7 +295,10 @@ async function readHistories(address: string, uuids: readonly string[], slowest:
       report.histories++;
       const scheduledAt = new Map<string, number>();
       const events = history.events ?? [];
-      const kind = (e: (typeof events)[number]) => Object.keys(e).find((k) => k.endsWith('EventAttributes') && e[k as keyof typeof e])?.replace('EventAttributes', '') ?? '?';
+      const kind = (e: (typeof events)[number]) =>
+        Object.keys(e)
+          .find((k) => k.endsWith('EventAttributes') && e[k as keyof typeof e])
+          ?.replace('EventAttributes', '') ?? '?';
       const startedAt = ms(events[0]?.eventTime);
       for (const [index, e] of events.entries()) {
         const id = String(e.eventId);
@@ -265,8 +308,13 @@ async function readHistories(address: string, uuids: readonly string[], slowest:
           const wait = ms(e.eventTime) - (scheduledAt.get(scheduledId) ?? ms(e.eventTime));
           report.longestTaskWaitMs = Math.max(report.longestTaskWaitMs, wait);
           if (slowest.has(uuids[i]) && wait > 200) {
-            const before = events.slice(0, index).reverse().find((b) => String(b.eventId) !== scheduledId && !b.workflowTaskScheduledEventAttributes);
-            report.slowWaits.push(`${uuids[i].slice(0, 8)}: workflow task scheduled at +${fmt(scheduledAt.get(scheduledId)! - startedAt, 0)} ms (after ${before ? kind(before) : 'start'}) waited ${fmt(wait, 0)} ms for a worker`);
+            const before = events
+              .slice(0, index)
+              .reverse()
+              .find((b) => String(b.eventId) !== scheduledId && !b.workflowTaskScheduledEventAttributes);
+            report.slowWaits.push(
+              `${uuids[i].slice(0, 8)}: workflow task scheduled at +${fmt(scheduledAt.get(scheduledId)! - startedAt, 0)} ms (after ${before ? kind(before) : 'start'}) waited ${fmt(wait, 0)} ms for a worker`,
+            );
           }
         }
         if (e.activityTaskStartedEventAttributes) {
@@ -296,7 +344,9 @@ async function outboxDrained(origin: string): Promise<number> {
 }
 
 runBench(async () => {
-  console.log(`service bench: the default npm start as its own process; ${cpus().length} CPUs, load ${fmt(loadavg()[0], 2)}${Object.keys(SERVICE_ENV).length ? `; settings ${JSON.stringify(SERVICE_ENV)}` : ''}`);
+  console.log(
+    `service bench: the default npm start as its own process; ${cpus().length} CPUs, load ${fmt(loadavg()[0], 2)}${Object.keys(SERVICE_ENV).length ? `; settings ${JSON.stringify(SERVICE_ENV)}` : ''}`,
+  );
   const engine = await startFileEngine();
   let bareRate: number;
   try {
@@ -310,7 +360,10 @@ runBench(async () => {
   const temporalPort = Number(SERVICE_ENV.TEMPORAL_DEV_PORT) || (await freePort());
   ENGINE_PORT = temporalPort;
   const logTo = process.env.BENCH_SERVICE_LOG ? openSync(process.env.BENCH_SERVICE_LOG, 'w') : 'ignore';
-  const service = await startServiceProcess({ BOOTSTRAP_API_KEYS: keys.join(','), TEMPORAL_DEV_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(await freePort()), ...SERVICE_ENV }, logTo);
+  const service = await startServiceProcess(
+    { BOOTSTRAP_API_KEYS: keys.join(','), TEMPORAL_DEV_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(await freePort()), ...SERVICE_ENV },
+    logTo,
+  );
   const pid = service.child.pid!;
   const http = createHttpClient(service.origin, Math.max(DRAFTS_C, SHIP_C, LOOKUP_C));
   const json = (i: number) => ({ apikey: keys[i % KEYS], 'content-type': 'application/json' });
@@ -371,22 +424,62 @@ runBench(async () => {
 
     console.log('\nStalls in the service during each phase (GET /metrics):');
     printTable(
-      ['phase', 'longest loop delay ms', 'loop delay p99 ms', 'ticks late ≥100 ms', '≥1 s', 'GC pauses', 'GC ms', 'major GCs', 'longest GC ≤ ms', 'peak RSS MB'],
-      phases.map((p) => [p.name, fmt(p.stalls.loopMaxMs, 0), fmt(p.stalls.loopP99Ms, 0), p.stalls.stalls100ms ?? '—', p.stalls.stalls1s ?? '—', p.stalls.gcCount, fmt(p.stalls.gcMs, 0), p.stalls.majorGcCount, fmt(p.stalls.gcLongestBucketMs, 0), fmt(p.peakRssMb, 0)]),
+      [
+        'phase',
+        'longest loop delay ms',
+        'loop delay p99 ms',
+        'ticks late ≥100 ms',
+        '≥1 s',
+        'GC pauses',
+        'GC ms',
+        'major GCs',
+        'longest GC ≤ ms',
+        'peak RSS MB',
+      ],
+      phases.map((p) => [
+        p.name,
+        fmt(p.stalls.loopMaxMs, 0),
+        fmt(p.stalls.loopP99Ms, 0),
+        p.stalls.stalls100ms ?? '—',
+        p.stalls.stalls1s ?? '—',
+        p.stalls.gcCount,
+        fmt(p.stalls.gcMs, 0),
+        p.stalls.majorGcCount,
+        fmt(p.stalls.gcLongestBucketMs, 0),
+        fmt(p.peakRssMb, 0),
+      ]),
     );
 
     console.log('\nCPU ms per request, by where it was spent (threads of the service by name; 2 cores = 2,000 ms a second):');
-    const places = [...new Set(phases.flatMap((p) => Object.entries(p.cpuMs).filter(([, ms]) => ms >= 0.05).map(([k]) => k)))];
-    printTable(['place', ...phases.map((p) => p.name)], places.map((place) => [place, ...phases.map((p) => fmt(p.cpuMs[place] ?? 0, 2))]));
+    const places = [
+      ...new Set(
+        phases.flatMap((p) =>
+          Object.entries(p.cpuMs)
+            .filter(([, ms]) => ms >= 0.05)
+            .map(([k]) => k),
+        ),
+      ),
+    ];
+    printTable(
+      ['place', ...phases.map((p) => p.name)],
+      places.map((place) => [place, ...phases.map((p) => fmt(p.cpuMs[place] ?? 0, 2))]),
+    );
 
     console.log(`\nWhere the slowest ${TOP_PERCENT} % of each phase spent its time (mean ms per request, from Server-Timing):`);
     for (const p of phases) {
       const split = slowestSplit(p.samples);
       const stages = split.stages.length ? split.stages.map(([k, v]) => `${k} ${fmt(v, 0)}`).join(', ') : 'no Server-Timing header';
-      console.log(`  ${p.name}: ${split.n} requests, mean ${fmt(split.meanMs, 0)} ms: ${stages}; sent at ${split.sentAt.map((t) => fmt(t / 1000, 1)).join(', ')} s into the phase`);
+      console.log(
+        `  ${p.name}: ${split.n} requests, mean ${fmt(split.meanMs, 0)} ms: ${stages}; sent at ${split.sentAt.map((t) => fmt(t / 1000, 1)).join(', ')} s into the phase`,
+      );
     }
 
-    const slowest = new Set([...shipMs].sort((a, b) => b[1] - a[1]).slice(0, Math.max(1, Math.ceil((shipMs.size * TOP_PERCENT) / 100))).map(([uuid]) => uuid));
+    const slowest = new Set(
+      [...shipMs]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, Math.max(1, Math.ceil((shipMs.size * TOP_PERCENT) / 100)))
+        .map(([uuid]) => uuid),
+    );
     const history = await readHistories(`127.0.0.1:${temporalPort}`, shipped, slowest);
     console.log(
       `\nWorkflow histories of the ${history.histories} processed consignments: ${history.workflowTaskTimeouts} workflow task timeouts, ${history.workflowTaskFailures} workflow task failures, ` +

@@ -11,7 +11,8 @@
  *   npx tsx bench/ship.ts
  *   SHIP_N=200 BENCH_DBS=pglite npx tsx bench/ship.ts
  *
- * Env: BENCH_SQL (set: print the statements per consignment), SHIP_N (400), SHIP_CONCURRENCY (10), SHIP_WARMUP (20), LOOKUP_N (3000), LOOKUP_CONCURRENCY (50), BENCH_DBS (pglite,postgres), DATABASE_URL
+ * Env: BENCH_SQL (set: print the statements per consignment), SHIP_N (400), SHIP_CONCURRENCY (10), SHIP_WARMUP (20), LOOKUP_N (3000),
+ * LOOKUP_CONCURRENCY (50), BENCH_DBS (pglite,postgres), DATABASE_URL
  * (postgresql://postgres@127.0.0.1:5432/test: a scratch database is created there and dropped afterwards).
  */
 import { randomBytes } from 'node:crypto';
@@ -24,7 +25,21 @@ import type { Database } from '../src/db/database';
 import { createLogger, startRuntime } from '../src/runtime';
 import { consignmentWorkflowId } from '../src/temporal/consignment.starter';
 import { WORKFLOWS_PATH } from '../src/temporal/worker';
-import { bareWorkflowRate, cpuMeter, createHttpClient, findProcesses, fmt, freePort, openScratchDatabase, printTable, runBench, runConcurrent, startFileEngine, summarize, shippingDraftBody } from './support';
+import {
+  bareWorkflowRate,
+  cpuMeter,
+  createHttpClient,
+  findProcesses,
+  fmt,
+  freePort,
+  openScratchDatabase,
+  printTable,
+  runBench,
+  runConcurrent,
+  startFileEngine,
+  summarize,
+  shippingDraftBody,
+} from './support';
 
 const N = Number(process.env.SHIP_N ?? 400);
 const C = Number(process.env.SHIP_CONCURRENCY ?? 10);
@@ -78,10 +93,21 @@ function countCalls(db: Database) {
   return { start: () => (on = true), stop: () => ((on = false), { calls, byText }) };
 }
 
-async function shipOn(kind: 'pglite' | 'postgres', address: string, temporalPids: () => number[], bundle: Awaited<ReturnType<typeof bundleWorkflowCode>>): Promise<Row> {
+async function shipOn(
+  kind: 'pglite' | 'postgres',
+  address: string,
+  temporalPids: () => number[],
+  bundle: Awaited<ReturnType<typeof bundleWorkflowCode>>,
+): Promise<Row> {
   const scratch = await openScratchDatabase(kind, DATABASE_URL);
   const port = await freePort();
-  const config = loadConfig({ TEMPORAL_ADDRESS: address, TEMPORAL_TASK_QUEUE: `ship-${kind}-${RUN_ID}`, PORT: String(port), LOG_LEVEL: 'silent', ADDRESS_COUNTRIES: 'none' });
+  const config = loadConfig({
+    TEMPORAL_ADDRESS: address,
+    TEMPORAL_TASK_QUEUE: `ship-${kind}-${RUN_ID}`,
+    PORT: String(port),
+    LOG_LEVEL: 'silent',
+    ADDRESS_COUNTRIES: 'none',
+  });
   const runtime = await startRuntime(config, { api: true, worker: true, db: scratch.db, workflowBundle: bundle, logger: createLogger('silent') });
   const client = createHttpClient(`http://127.0.0.1:${port}`, C);
   try {
@@ -144,10 +170,17 @@ async function shipOn(kind: 'pglite' | 'postgres', address: string, temporalPids
 
     // Lookups by id, over LOOKUP_KEYS keys of the same customer (each key has its own 300/min budget).
     const keys = [apiKey];
-    const { rows: owner } = await scratch.db.query<{ customer_id: number; user_id: number }>('SELECT customer_id, user_id FROM api_keys WHERE key_hash = $1', [hashApiKey(apiKey)]);
+    const { rows: owner } = await scratch.db.query<{ customer_id: number; user_id: number }>('SELECT customer_id, user_id FROM api_keys WHERE key_hash = $1', [
+      hashApiKey(apiKey),
+    ]);
     for (let k = 1; k < LOOKUP_KEYS; k++) {
       const extra = generateApiKey();
-      await scratch.db.query('INSERT INTO api_keys (customer_id, user_id, key_hash, key_prefix) VALUES ($1, $2, $3, $4)', [owner[0].customer_id, owner[0].user_id, hashApiKey(extra), extra.slice(0, 7)]);
+      await scratch.db.query('INSERT INTO api_keys (customer_id, user_id, key_hash, key_prefix) VALUES ($1, $2, $3, $4)', [
+        owner[0].customer_id,
+        owner[0].user_id,
+        hashApiKey(extra),
+        extra.slice(0, 7),
+      ]);
       keys.push(extra);
     }
     const lookupLatencies: number[] = [];
@@ -155,7 +188,13 @@ async function shipOn(kind: 'pglite' | 'postgres', address: string, temporalPids
     const l0 = performance.now();
     await runConcurrent(LOOKUP_N, LOOKUP_C, async (i) => {
       const s = performance.now();
-      const res = await client.send('GET', `/api/v1/consignments/${shipped[i % shipped.length].id}/details`, { apikey: keys[i % keys.length] }, undefined, true);
+      const res = await client.send(
+        'GET',
+        `/api/v1/consignments/${shipped[i % shipped.length].id}/details`,
+        { apikey: keys[i % keys.length] },
+        undefined,
+        true,
+      );
       lookupLatencies.push(performance.now() - s);
       if (res.status !== 200 && lookupFailures++ === 0) console.warn(`${kind}: first lookup failure: ${res.status} ${res.body.slice(0, 200)}`);
     });
@@ -168,8 +207,19 @@ async function shipOn(kind: 'pglite' | 'postgres', address: string, temporalPids
       p50: lat.p50,
       p99: lat.p99,
       failures,
-      perConsignment: { workflowTasks: workflowTasks / sample.length, activities: activities / sample.length, localActivities: localActivities / sample.length, dbCalls: dbCalls / N },
-      cpuMs: { 'node main': per(cpu['node/main']), 'workflow thread': per(busiest), 'node total': per(cpu.node), engine: per(cpu.temporal), ...(cpu.postgres !== undefined && { PostgreSQL: per(cpu.postgres) }) },
+      perConsignment: {
+        workflowTasks: workflowTasks / sample.length,
+        activities: activities / sample.length,
+        localActivities: localActivities / sample.length,
+        dbCalls: dbCalls / N,
+      },
+      cpuMs: {
+        'node main': per(cpu['node/main']),
+        'workflow thread': per(busiest),
+        'node total': per(cpu.node),
+        engine: per(cpu.temporal),
+        ...(cpu.postgres !== undefined && { PostgreSQL: per(cpu.postgres) }),
+      },
     };
   } finally {
     await client.close().catch(() => undefined);
@@ -185,7 +235,9 @@ runBench(async () => {
     const pids = findProcesses('start-dev', `--port ${port} `);
     const bundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
     const bare = await bareWorkflowRate(server.address, { n: 1000, concurrency: 32, cpuSources: { temporal: () => pids }, label: RUN_ID });
-    console.log(`ship bench: ${N} consignments (draft + process, PDF label), ${C} clients; engine: dev server on an SQLite file; ${cpus().length} CPUs, load ${fmt(loadavg()[0], 2)}`);
+    console.log(
+      `ship bench: ${N} consignments (draft + process, PDF label), ${C} clients; engine: dev server on an SQLite file; ${cpus().length} CPUs, load ${fmt(loadavg()[0], 2)}`,
+    );
     console.log(`engine bare rate (empty workflows, same server, this run): ${fmt(bare.rate, 0)}/s`);
     const rows: Row[] = [];
     for (const kind of DBS) {
@@ -199,13 +251,25 @@ runBench(async () => {
     console.log('\nPer processed consignment:');
     printTable(
       ['database', 'workflow tasks', 'activities', 'local activities', 'database calls (API + worker)'],
-      rows.map((r) => [r.name, fmt(r.perConsignment.workflowTasks, 1), fmt(r.perConsignment.activities, 1), fmt(r.perConsignment.localActivities, 1), fmt(r.perConsignment.dbCalls, 1)]),
+      rows.map((r) => [
+        r.name,
+        fmt(r.perConsignment.workflowTasks, 1),
+        fmt(r.perConsignment.activities, 1),
+        fmt(r.perConsignment.localActivities, 1),
+        fmt(r.perConsignment.dbCalls, 1),
+      ]),
     );
     console.log(`\nLookups by id (GET /consignments/{id}/details), ${LOOKUP_N} from ${LOOKUP_C} clients over ${LOOKUP_KEYS} API keys:`);
-    printTable(['database', 'lookups/s', 'p50 ms', 'p99 ms', 'failures'], rows.map((r) => [r.name, fmt(r.lookups.rate, 0), fmt(r.lookups.p50, 1), fmt(r.lookups.p99, 1), r.lookups.failures]));
+    printTable(
+      ['database', 'lookups/s', 'p50 ms', 'p99 ms', 'failures'],
+      rows.map((r) => [r.name, fmt(r.lookups.rate, 0), fmt(r.lookups.p50, 1), fmt(r.lookups.p99, 1), r.lookups.failures]),
+    );
     console.log('\nCPU per consignment (ms):');
     const keys = [...new Set(rows.flatMap((r) => Object.keys(r.cpuMs)))];
-    printTable(['database', ...keys], rows.map((r) => [r.name, ...keys.map((k) => fmt(r.cpuMs[k], 1))]));
+    printTable(
+      ['database', ...keys],
+      rows.map((r) => [r.name, ...keys.map((k) => fmt(r.cpuMs[k], 1))]),
+    );
   } finally {
     await server.stop();
   }

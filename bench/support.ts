@@ -57,7 +57,15 @@ export function positiveInt(name: string, fallback: number): number {
   return value;
 }
 
-const benchParty = (name: string, city: string, state: string, postal: string) => ({ name, country: 'TR', city, state, postal_code: postal, address: `${city} Merkez, Şehit Cad. No:7`, phone_number: '+905321112233' });
+const benchParty = (name: string, city: string, state: string, postal: string) => ({
+  name,
+  country: 'TR',
+  city,
+  state,
+  postal_code: postal,
+  address: `${city} Merkez, Şehit Cad. No:7`,
+  phone_number: '+905321112233',
+});
 
 /** A domestic draft as a merchant sends it before processing: Turkish parties, one package with an item, the reference `reference`. */
 export const shippingDraftBody = (reference: string, i: number) =>
@@ -66,7 +74,15 @@ export const shippingDraftBody = (reference: string, i: number) =>
     reference_no: reference,
     consignor: benchParty('Gülşen Çelik Tekstil', 'Kadıköy', 'İstanbul', '34710'),
     consignee: benchParty('Ömer Şahin', 'Tepebaşı', 'Eskişehir', '26010'),
-    packages: [{ weight: 1 + (i % 5), length: 30, width: 20, height: 10, items: [{ description: 'Pamuklu tişört', quantity: 2, unit_price: 149.9, currency_code: 'TRY' }] }],
+    packages: [
+      {
+        weight: 1 + (i % 5),
+        length: 30,
+        width: 20,
+        height: 10,
+        items: [{ description: 'Pamuklu tişört', quantity: 2, unit_price: 149.9, currency_code: 'TRY' }],
+      },
+    ],
   });
 
 /** A TCP port free on 127.0.0.1 right now (the tests' helper). */
@@ -156,7 +172,14 @@ export function nodeHttpClient(origin: string, connections: number): HttpClient 
     send: (method, path, headers, body, readBody) =>
       new Promise((resolve, reject) => {
         const req = httpRequest(
-          { host: url.hostname, port: url.port, path, method, agent, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+          {
+            host: url.hostname,
+            port: url.port,
+            path,
+            method,
+            agent,
+            headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+          },
           (res) => {
             const chunks: Buffer[] = [];
             res.on('data', (chunk: Buffer) => {
@@ -404,7 +427,6 @@ export function runBench(main: () => Promise<void>): void {
   );
 }
 
-
 export interface BareRate {
   /** workflows started and run to completion per second (a worker in this process ran them) */
   rate: number;
@@ -420,7 +442,10 @@ export interface BareRate {
  * in this process, `concurrency` at a time, and run by a worker on their own task queue, counted until the
  * worker has completed them all (after a warm-up of 200).
  */
-export async function bareWorkflowRate(address: string, options: { n: number; concurrency: number; cpuSources?: CpuSources; label: string }): Promise<BareRate> {
+export async function bareWorkflowRate(
+  address: string,
+  options: { n: number; concurrency: number; cpuSources?: CpuSources; label: string },
+): Promise<BareRate> {
   const taskQueue = `bench-bare-${options.label}-${randomBytes(3).toString('hex')}`;
   const bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('./empty.workflow'), logger: new DefaultLogger('WARN') });
   const nativeConnection = await NativeConnection.connect({ address });
@@ -481,7 +506,10 @@ export function rssMb(pid: number): number {
  * process in between), on `env` over the caller's environment, in a temporary DATA_DIR; resolves once
  * /healthz answers 200. `stop()` sends SIGTERM, waits for the exit and removes the data folder.
  */
-export async function startServiceProcess(env: Record<string, string>, stdout: 'ignore' | number = 'ignore'): Promise<{ origin: string; child: ChildProcess; stop(): Promise<void> }> {
+export async function startServiceProcess(
+  env: Record<string, string>,
+  stdout: 'ignore' | number = 'ignore',
+): Promise<{ origin: string; child: ChildProcess; stop(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'consignflow-bench-service-'));
   const port = await freePortOf();
   const start = startCommand();
@@ -505,7 +533,13 @@ export async function startServiceProcess(env: Record<string, string>, stdout: '
   try {
     for (let i = 0; ; i++) {
       if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
-      if (await fetch(`${origin}/healthz`).then((r) => r.status === 200, () => false)) break;
+      if (
+        await fetch(`${origin}/healthz`).then(
+          (r) => r.status === 200,
+          () => false,
+        )
+      )
+        break;
       if (i > 600) throw new Error('the service did not become healthy');
       await sleep(200);
     }

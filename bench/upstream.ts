@@ -39,7 +39,9 @@ async function call(service: Service, key: string, method: string, path: string,
 }
 
 function ordersFile(prefix: string, n: number): string {
-  const lines = ['reference_no,consignee_name,consignee_city,consignee_country,consignee_address,consignee_phone,item_description,item_quantity,package_weight'];
+  const lines = [
+    'reference_no,consignee_name,consignee_city,consignee_country,consignee_address,consignee_phone,item_description,item_quantity,package_weight',
+  ];
   for (let i = 0; i < n; i++) lines.push(`${prefix}-${i},Müşteri ${i},Ankara,TR,Atatürk Blv. No:${i},+905551112233,Kilim yastık,1,1.5`);
   return lines.join('\n') + '\n';
 }
@@ -68,11 +70,20 @@ function instanceCpu(service: Service, pid: number | undefined): number {
 }
 
 const lookupsSpent = async (db: Database, providerId: number) =>
-  Number((await db.query<{ n: string }>(`SELECT coalesce(sum(calls), 0) AS n FROM carrier_call_windows WHERE provider_id = $1 AND kind = 'lookup'`, [providerId])).rows[0].n);
+  Number(
+    (await db.query<{ n: string }>(`SELECT coalesce(sum(calls), 0) AS n FROM carrier_call_windows WHERE provider_id = $1 AND kind = 'lookup'`, [providerId]))
+      .rows[0].n,
+  );
 
 async function main(): Promise<void> {
   const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
-  const remote = await serviceFixture('bench-remote', REMOTE_KEY, { DATABASE_URL: '', SANDBOX: '1', WEBHOOK_ALLOW_PRIVATE: '1', LOG_LEVEL: 'warn', LOOKUP_RATE_LIMIT_PER_MIN: '100000' });
+  const remote = await serviceFixture('bench-remote', REMOTE_KEY, {
+    DATABASE_URL: '',
+    SANDBOX: '1',
+    WEBHOOK_ALLOW_PRIVATE: '1',
+    LOG_LEVEL: 'warn',
+    LOOKUP_RATE_LIMIT_PER_MIN: '100000',
+  });
   const local = await serviceFixture('bench-worker', LOCAL_KEY, { DATABASE_URL: '', WEBHOOK_ALLOW_PRIVATE: '1', LOG_LEVEL: 'warn' });
   // The worker on a scratch PostgreSQL database, read while it runs.
   const admin = await openDatabase({ url: serverUrl, poolSize: 1 });
@@ -94,7 +105,11 @@ async function main(): Promise<void> {
     });
     if (account.status !== 201) throw new Error(`account refused: ${JSON.stringify(account.json)}`);
     const providerId = account.json.data.provider_id as number;
-    console.log(`cpus ${cpus().length}, load ${loadavg().map((l) => l.toFixed(1)).join(' ')}; ${N} orders per import; worker on PostgreSQL, remote on PGlite, both with their embedded Temporal dev server`);
+    console.log(
+      `cpus ${cpus().length}, load ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}; ${N} orders per import; worker on PostgreSQL, remote on PGlite, both with their embedded Temporal dev server`,
+    );
 
     const cpu = () => ({ local: instanceCpu(local, localProc.pid), remote: instanceCpu(remote, remoteProc.pid) });
     const cpu0 = cpu();
@@ -108,7 +123,17 @@ async function main(): Promise<void> {
     printTable(
       ['import with processing', 'orders', 'processed', 'failed', 'seconds', 'orders/s', 'ratio', 'worker CPU ms/order', 'remote CPU ms/order'],
       [
-        ['sandbox carrier (baseline)', N, sandbox.counts.processed, sandbox.counts.failed, fmt(sandbox.seconds), fmt(N / sandbox.seconds), '1.00×', ms(cpu1.local - cpu0.local), ms(cpu1.remote - cpu0.remote)],
+        [
+          'sandbox carrier (baseline)',
+          N,
+          sandbox.counts.processed,
+          sandbox.counts.failed,
+          fmt(sandbox.seconds),
+          fmt(N / sandbox.seconds),
+          '1.00×',
+          ms(cpu1.local - cpu0.local),
+          ms(cpu1.remote - cpu0.remote),
+        ],
         [
           'remote consignment service',
           N,
@@ -122,8 +147,10 @@ async function main(): Promise<void> {
         ],
       ],
     );
-    console.log('(CPU: each instance\'s node process and Temporal dev server; the worker\'s PostgreSQL backends are not counted)');
-    console.log(`remote lookups during the remote import: ${lookupsAfterImport - lookupsBefore} (booking needs none; webhooks naming a status no carrier reports ask nothing)`);
+    console.log("(CPU: each instance's node process and Temporal dev server; the worker's PostgreSQL backends are not counted)");
+    console.log(
+      `remote lookups during the remote import: ${lookupsAfterImport - lookupsBefore} (booking needs none; webhooks naming a status no carrier reports ask nothing)`,
+    );
 
     // Statuses: TRACKED consignments of the remote import go through three remote statuses each.
     const tracked = (

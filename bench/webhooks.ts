@@ -58,7 +58,10 @@ const EVENTS_PER = positiveInt('WEBHOOKS_EVENTS_PER', 10);
 /** outbox mode: events per second in all, spread evenly; unset = as fast as they can be produced (a burst) */
 const RATE = process.env.WEBHOOKS_RATE ? positiveInt('WEBHOOKS_RATE', 1) : undefined;
 const DATABASE_URL = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test';
-const DBS = (process.env.BENCH_DBS || 'pglite,postgres').split(',').map((s) => s.trim()).filter(Boolean);
+const DBS = (process.env.BENCH_DBS || 'pglite,postgres')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 for (const kind of DBS) if (kind !== 'pglite' && kind !== 'postgres') throw new Error(`BENCH_DBS: unknown database "${kind}" (pglite, postgres)`);
 const RUN_ID = randomBytes(3).toString('hex');
 
@@ -109,7 +112,12 @@ async function produceThroughOutbox(runtime: Runtime, customerId: number): Promi
     );
     ids.push(Number(rows[0].id));
   }
-  const uuids = new Map((await db.query<{ id: number; uuid: string }>('SELECT id, uuid FROM consignments WHERE customer_id = $1', [customerId])).rows.map((r) => [Number(r.id), r.uuid]));
+  const uuids = new Map(
+    (await db.query<{ id: number; uuid: string }>('SELECT id, uuid FROM consignments WHERE customer_id = $1', [customerId])).rows.map((r) => [
+      Number(r.id),
+      r.uuid,
+    ]),
+  );
   const path = statusPath(EVENTS_PER);
   const started = performance.now();
   await Promise.all(
@@ -233,14 +241,18 @@ async function benchOne(kind: 'pglite' | 'postgres', address: string, bundle: Wo
     // Sandbox events are signals: their status changes (and events) land shortly after the 202s.
     const expected = CONSIGNMENTS * EVENTS_PER;
     const deadline = Date.now() + 300_000;
-    const written = async () => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM consignment_events WHERE customer_id = $1', [caller.customerId])).rows[0].n;
+    const written = async () =>
+      (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM consignment_events WHERE customer_id = $1', [caller.customerId])).rows[0].n;
     while ((await written()) < expected && Date.now() < deadline) await sleep(100);
     while (new Set(receiver.arrivals.map((a) => a.eventId)).size < expected && Date.now() < deadline) await sleep(20);
     const cpuUsed = await cpu.stop();
     await sleep(500); // late duplicates, if any
 
     const arrivals = [...receiver.arrivals];
-    const events = await db.query<{ consignment_id: number; id: string }>('SELECT consignment_id, id FROM consignment_events WHERE customer_id = $1 ORDER BY seq', [caller.customerId]);
+    const events = await db.query<{ consignment_id: number; id: string }>(
+      'SELECT consignment_id, id FROM consignment_events WHERE customer_id = $1 ORDER BY seq',
+      [caller.customerId],
+    );
     const expectedOrder = new Map<number, string[]>();
     for (const e of events.rows) expectedOrder.set(Number(e.consignment_id), [...(expectedOrder.get(Number(e.consignment_id)) ?? []), e.id]);
     let outOfOrder = 0;
@@ -249,7 +261,9 @@ async function benchOne(kind: 'pglite' | 'postgres', address: string, bundle: Wo
       for (const a of arrivals) if (a.consignment === id && !seen.includes(a.eventId)) seen.push(a.eventId);
       if (seen.join() !== (expectedOrder.get(id) ?? []).join()) outOfOrder++;
     }
-    const attempts = await db.query<{ n: number; failed: number }>('SELECT count(*)::int AS n, count(*) FILTER (WHERE NOT success)::int AS failed FROM webhook_deliveries');
+    const attempts = await db.query<{ n: number; failed: number }>(
+      'SELECT count(*)::int AS n, count(*) FILTER (WHERE NOT success)::int AS failed FROM webhook_deliveries',
+    );
     await sleep(1500); // visibility is eventually consistent
     const runs = (await runtime.client.workflow.count(`WorkflowType = "webhookDeliveryWorkflow" AND TaskQueue = "${config.temporal.taskQueue}"`)).count;
     return {
@@ -275,10 +289,28 @@ async function benchOne(kind: 'pglite' | 'postgres', address: string, bundle: Wo
 }
 
 function report(results: Result[], loadAtStart: number): void {
-  console.log(`\nWebhook deliveries: ${CONSIGNMENTS} consignments × ${EVENTS_PER} events, mode ${MODE}${RATE ? `, produced at ${RATE} events/s` : ', produced as a burst'}; Node ${process.version}; ${new Date().toISOString()}`);
-  console.log(`Machine load average (1 min) at start ${fmt(loadAtStart, 2)}, at end ${fmt(loadavg()[0], 2)} on ${cpus().length} cores (shared: other work lowers every rate).`);
+  console.log(
+    `\nWebhook deliveries: ${CONSIGNMENTS} consignments × ${EVENTS_PER} events, mode ${MODE}${RATE ? `, produced at ${RATE} events/s` : ', produced as a burst'}; Node ${process.version}; ${new Date().toISOString()}`,
+  );
+  console.log(
+    `Machine load average (1 min) at start ${fmt(loadAtStart, 2)}, at end ${fmt(loadavg()[0], 2)} on ${cpus().length} cores (shared: other work lowers every rate).`,
+  );
   printTable(
-    ['database', 'events', 'delivered', 'duplicates', 'missing', 'out of order', 'failed attempts', 'workflow runs', 'span s', 'deliveries/s', 'delay p50 ms', 'delay p99 ms', 'produced events/s'],
+    [
+      'database',
+      'events',
+      'delivered',
+      'duplicates',
+      'missing',
+      'out of order',
+      'failed attempts',
+      'workflow runs',
+      'span s',
+      'deliveries/s',
+      'delay p50 ms',
+      'delay p99 ms',
+      'produced events/s',
+    ],
     results.map((r) => {
       const delays = summarize(r.arrivals.map((a) => a.arrivedAt - a.createdAt));
       return [
@@ -301,10 +333,24 @@ function report(results: Result[], loadAtStart: number): void {
   console.log('\nCPU ms per event, producing and delivering together (this process also runs the worker, the receiver and the producer; PGlite too):');
   const cores = cpus().length;
   printTable(
-    ['database', 'node main', 'node busiest other (workflow thread)', 'node total', 'Temporal server', 'PostgreSQL backends', 'total', `CPU-bound ceiling on ${cores} cores`],
+    [
+      'database',
+      'node main',
+      'node busiest other (workflow thread)',
+      'node total',
+      'Temporal server',
+      'PostgreSQL backends',
+      'total',
+      `CPU-bound ceiling on ${cores} cores`,
+    ],
     results.map((r) => {
       const per = (seconds: number | undefined) => fmt(seconds === undefined ? undefined : (1000 * seconds) / r.expected, 2);
-      const workflowThread = Math.max(0, ...Object.entries(r.cpu).filter(([k]) => k.startsWith('node/node/')).map(([, v]) => v));
+      const workflowThread = Math.max(
+        0,
+        ...Object.entries(r.cpu)
+          .filter(([k]) => k.startsWith('node/node/'))
+          .map(([, v]) => v),
+      );
       const total = (r.cpu.node ?? 0) + (r.cpu.temporal ?? 0) + (r.cpu.postgres ?? 0);
       return [
         r.label,
@@ -321,7 +367,9 @@ function report(results: Result[], loadAtStart: number): void {
   for (const r of results) {
     const rate = (1000 * r.unique) / r.spanMs;
     const ok = r.unique === r.expected && r.outOfOrder === 0;
-    console.log(`Verdict ${r.label}: ${fmt(rate, 0)} deliveries/s vs target ${TARGET_PER_SEC}/s → ${ok && rate >= TARGET_PER_SEC ? 'MET' : 'NOT MET'}${ok ? '' : ' (events missing or out of order)'}`);
+    console.log(
+      `Verdict ${r.label}: ${fmt(rate, 0)} deliveries/s vs target ${TARGET_PER_SEC}/s → ${ok && rate >= TARGET_PER_SEC ? 'MET' : 'NOT MET'}${ok ? '' : ' (events missing or out of order)'}`,
+    );
   }
 }
 
@@ -333,7 +381,9 @@ async function main(): Promise<void> {
     const address = process.env.BENCH_TEMPORAL_ADDRESS || (devServer = await startFileEngine()).address;
     process.once('exit', () => void devServer?.stop());
     const bundle = await bundling;
-    console.log(`Temporal ${devServer ? 'dev server (SQLite file, as npm start runs it)' : 'server'} ${address}; mode ${MODE}; ${CONSIGNMENTS} consignments × ${EVENTS_PER} events`);
+    console.log(
+      `Temporal ${devServer ? 'dev server (SQLite file, as npm start runs it)' : 'server'} ${address}; mode ${MODE}; ${CONSIGNMENTS} consignments × ${EVENTS_PER} events`,
+    );
     // The baseline: empty workflows started and run by this engine, in this run.
     const bare = await bareWorkflowRate(address, { n: 1000, concurrency: 32, label: 'webhooks' });
     console.log(`engine bare rate (empty workflows, same server, this run): ${fmt(bare.rate, 0)}/s`);
@@ -344,7 +394,8 @@ async function main(): Promise<void> {
       results.push(result);
     }
     report(results, loadAtStart);
-    for (const r of results) console.log(`${r.label}: ${fmt((1000 * r.unique) / r.spanMs / bare.rate, 2)}× the bare empty-workflow rate (${fmt(bare.rate, 0)}/s)`);
+    for (const r of results)
+      console.log(`${r.label}: ${fmt((1000 * r.unique) / r.spanMs / bare.rate, 2)}× the bare empty-workflow rate (${fmt(bare.rate, 0)}/s)`);
   } finally {
     await devServer?.stop();
   }

@@ -13,7 +13,14 @@ const ROOT = join(__dirname, '..');
 const DIST = join(ROOT, 'dist');
 
 /** What the build leaves in dist/ that the start scripts and the Dockerfile rely on (a unit test checks them). */
-export const BUILD_OUTPUTS = ['src/api/server.js', 'src/temporal/worker.main.js', 'src/main.js', 'src/cli.js', 'src/db/migrations', 'workflow-bundle.js'] as const;
+export const BUILD_OUTPUTS = [
+  'src/api/server.js',
+  'src/temporal/worker.main.js',
+  'src/main.js',
+  'src/cli.js',
+  'src/db/migrations',
+  'workflow-bundle.js',
+] as const;
 
 async function build(): Promise<void> {
   rmSync(DIST, { recursive: true, force: true });

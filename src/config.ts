@@ -2,16 +2,17 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_SDR_RATES, parseSdrRates, type SdrRates } from './customs/sdr';
 
-const flag = z
-  .enum(['0', '1', 'true', 'false'])
-  .transform((v) => v === '1' || v === 'true');
+const flag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.url().optional(),
-  TEMPORAL_ADDRESS: z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port').optional(),
+  TEMPORAL_ADDRESS: z
+    .string()
+    .regex(/^[^\s:]+:\d+$/, 'must be host:port')
+    .optional(),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('consignments'),
   TEMPORAL_CLI_PATH: z.string().min(1).optional(),
@@ -24,19 +25,37 @@ const schema = z.object({
   // Delivery retry schedule (docs/webhooks.md): first retry after 5 s, doubling up to 1 h, for 24 h in all.
   // Tests shorten both; production keeps the defaults.
   WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(10).max(3_600_000).default(5_000),
-  WEBHOOK_RETRY_WINDOW_MS: z.coerce.number().int().min(1_000).max(7 * 86_400_000).default(86_400_000),
+  WEBHOOK_RETRY_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(7 * 86_400_000)
+    .default(86_400_000),
   SANDBOX: flag.default(true),
   LABEL_SIGNING_SECRET: z.string().min(16).optional(),
   CREDENTIALS_KEY: z
     .string()
     .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes in base64 (e.g. `openssl rand -base64 32`)')
     .optional(),
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
   ADDRESS_COUNTRIES: z.string().default('TR,US,CA,FR'),
-  CARRIER_POLL_INTERVAL_MS: z.coerce.number().int().min(100).default(15 * 60 * 1000),
+  CARRIER_POLL_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .default(15 * 60 * 1000),
   // Processing waits this long for a carrier that does not answer before it says 503 (imports: far longer).
   CARRIER_WAIT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
-  IMPORT_CARRIER_WAIT_MS: z.coerce.number().int().min(1_000).max(7 * 86_400_000).default(6 * 3_600_000),
+  IMPORT_CARRIER_WAIT_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(7 * 86_400_000)
+    .default(6 * 3_600_000),
   // Lookups of this service's own API per API key and minute, and lookups we make of a remote per account.
   LOOKUP_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(300),
   LIST_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(120),
@@ -52,7 +71,12 @@ const schema = z.object({
       }
     })
     .optional(),
-  DOCUMENT_MAX_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(10 * 1024 * 1024),
+  DOCUMENT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(100 * 1024 * 1024)
+    .default(10 * 1024 * 1024),
   CARRIER_LOOKUPS_PER_MIN: z.coerce.number().int().min(6).max(1_000_000).default(240),
   CARRIER_PUSH_TOKENS: z
     .string()
@@ -185,7 +209,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           return [Number(id), token] as const;
         }),
     ),
-    addressCountries: e.ADDRESS_COUNTRIES.trim().toLowerCase() === 'none' ? [] : e.ADDRESS_COUNTRIES.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean),
+    addressCountries:
+      e.ADDRESS_COUNTRIES.trim().toLowerCase() === 'none'
+        ? []
+        : e.ADDRESS_COUNTRIES.split(',')
+            .map((c) => c.trim().toUpperCase())
+            .filter(Boolean),
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     metricsPort: e.METRICS_PORT,

@@ -32,7 +32,12 @@ export function createMetrics(sources: { outboxBacklog?: () => Promise<number> }
     eventLoopDelay,
     /** Stops the event-loop timer (the runtime that made these metrics, when it stops). */
     stop: () => clearInterval(ticker),
-    httpRequests: new Counter({ name: 'consignflow_http_requests_total', help: 'HTTP requests answered, by route pattern, method and status', labelNames: ['method', 'route', 'status'], registers }),
+    httpRequests: new Counter({
+      name: 'consignflow_http_requests_total',
+      help: 'HTTP requests answered, by route pattern, method and status',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    }),
     httpDuration: new Histogram({
       name: 'consignflow_http_request_duration_seconds',
       help: 'Time to answer an HTTP request, by route pattern and method',
@@ -40,15 +45,30 @@ export function createMetrics(sources: { outboxBacklog?: () => Promise<number> }
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     }),
-    consignments: new Counter({ name: 'consignflow_consignments_total', help: 'Consignments created, processed, cancelled and deleted', labelNames: ['event'], registers }),
-    statusTransitions: new Counter({ name: 'consignflow_status_transitions_total', help: 'Consignment status changes written, by status name before and after', labelNames: ['from', 'to'], registers }),
+    consignments: new Counter({
+      name: 'consignflow_consignments_total',
+      help: 'Consignments created, processed, cancelled and deleted',
+      labelNames: ['event'],
+      registers,
+    }),
+    statusTransitions: new Counter({
+      name: 'consignflow_status_transitions_total',
+      help: 'Consignment status changes written, by status name before and after',
+      labelNames: ['from', 'to'],
+      registers,
+    }),
     trackingFailures: new Counter({
       name: 'consignflow_tracking_failures_total',
       help: 'Tracking polls that failed after their retries, by carrier kind and outcome (refused: the carrier said no; failed: no usable answer); polling goes on with backoff',
       labelNames: ['carrier', 'outcome'],
       registers,
     }),
-    carrierCalls: new Counter({ name: 'consignflow_carrier_calls_total', help: 'Calls to carriers, by carrier kind, operation and outcome (ok, refused, busy, error)', labelNames: ['carrier', 'operation', 'outcome'], registers }),
+    carrierCalls: new Counter({
+      name: 'consignflow_carrier_calls_total',
+      help: 'Calls to carriers, by carrier kind, operation and outcome (ok, refused, busy, error)',
+      labelNames: ['carrier', 'operation', 'outcome'],
+      registers,
+    }),
     carrierDuration: new Histogram({
       name: 'consignflow_carrier_call_duration_seconds',
       help: 'Time a carrier call took, by carrier kind and operation',
@@ -56,9 +76,19 @@ export function createMetrics(sources: { outboxBacklog?: () => Promise<number> }
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     }),
-    webhookDeliveries: new Counter({ name: 'consignflow_webhook_deliveries_total', help: 'Webhook POSTs, by outcome (delivered, failed)', labelNames: ['outcome'], registers }),
+    webhookDeliveries: new Counter({
+      name: 'consignflow_webhook_deliveries_total',
+      help: 'Webhook POSTs, by outcome (delivered, failed)',
+      labelNames: ['outcome'],
+      registers,
+    }),
     importRows: new Counter({ name: 'consignflow_import_rows_total', help: 'CSV rows read by imports', registers }),
-    importOrders: new Counter({ name: 'consignflow_import_orders_total', help: 'Import orders by the state they reached (created, processed, duplicate, invalid, failed)', labelNames: ['state'], registers }),
+    importOrders: new Counter({
+      name: 'consignflow_import_orders_total',
+      help: 'Import orders by the state they reached (created, processed, duplicate, invalid, failed)',
+      labelNames: ['state'],
+      registers,
+    }),
     orderEvents: new Counter({
       name: 'consignflow_order_events_total',
       help: 'Order webhooks of order sources, by platform and outcome (received, redelivered, ignored, ping, rejected: bad signature, invalid: not an order; then drafted, processed, cancelled, duplicate, failed)',

@@ -82,7 +82,10 @@ export function createLogger(level: string, destination?: pino.DestinationStream
   const secretHeaders = ['apikey', 'authorization', '["x-consignflow-account-secret"]'];
   const paths = secretHeaders.flatMap((h) => (h.startsWith('[') ? [`req.headers${h}`, `headers${h}`] : [`req.headers.${h}`, `headers.${h}`]));
   // Pretty lines are made in this thread (no transport worker), after redaction: the same fields, for people.
-  const stream = format === 'pretty' ? pinoPretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', destination: destination ?? 1 }) : destination;
+  const stream =
+    format === 'pretty'
+      ? pinoPretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', destination: destination ?? 1 })
+      : destination;
   return pino({ level, redact: { paths, censor: '[redacted]' } }, stream);
 }
 
@@ -125,7 +128,13 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       address = devServer.address;
     }
 
-    const db = options.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite'), pgliteThread: config.pgliteThread }));
+    const db =
+      options.db ??
+      (await openDatabase({
+        url: config.databaseUrl,
+        dataDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite'),
+        pgliteThread: config.pgliteThread,
+      }));
     if (!options.db) stops.push(() => db.close());
     const applied = await migrate(db);
     if (applied.length) logger.info({ migrations: applied }, 'database migrated');
@@ -141,18 +150,38 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     stops.push(() => connection.close());
     if (!devServer) await ensureSearchAttributes(connection, config.temporal.namespace);
 
-    const carriers = new CarrierRegistry([...(config.sandbox ? createSandboxCarriers({ publicBaseUrl: config.publicBaseUrl }) : []), ...(options.extraCarriers ?? [])]);
+    const carriers = new CarrierRegistry([
+      ...(config.sandbox ? createSandboxCarriers({ publicBaseUrl: config.publicBaseUrl }) : []),
+      ...(options.extraCarriers ?? []),
+    ]);
     // Carrier accounts: credentials sealed with a key outside the database; carriers reached through one
     // outbound HTTP client with the private-network policy of webhooks (WEBHOOK_ALLOW_PRIVATE).
     const credentialsKey = await loadCredentialsKey(config.credentialsKey, join(config.dataDir, 'credentials.key'));
-    if (credentialsKey.source === 'generated') logger.info('carrier credentials key generated into DATA_DIR (set CREDENTIALS_KEY to share one key between hosts)');
+    if (credentialsKey.source === 'generated')
+      logger.info('carrier credentials key generated into DATA_DIR (set CREDENTIALS_KEY to share one key between hosts)');
     const vault = createCredentialsVault(credentialsKey.key);
-    const carrierHttp = createOutboundHttp({ allowPrivate: config.webhookAllowPrivate, maxResponseBytes: CARRIER_RESPONSE_BYTES, userAgent: 'consignflow-carrier/1' });
+    const carrierHttp = createOutboundHttp({
+      allowPrivate: config.webhookAllowPrivate,
+      maxResponseBytes: CARRIER_RESPONSE_BYTES,
+      userAgent: 'consignflow-carrier/1',
+    });
     stops.push(() => carrierHttp.close());
-    const providers = createProviderService({ db, registry: carriers, publicBaseUrl: config.publicBaseUrl, vault, http: carrierHttp, lookupsPerMinute: config.carrierLookupsPerMin });
+    const providers = createProviderService({
+      db,
+      registry: carriers,
+      publicBaseUrl: config.publicBaseUrl,
+      vault,
+      http: carrierHttp,
+      lookupsPerMinute: config.carrierLookupsPerMin,
+    });
     // The starters: the only code that starts, updates or signals workflows, shared by the API and the activities.
     const taskQueue = config.temporal.taskQueue;
-    const lifecycles = createConsignmentStarter({ client, taskQueue, historyLimit: config.consignmentHistoryLimit, pollIntervalMs: config.carrierPollIntervalMs });
+    const lifecycles = createConsignmentStarter({
+      client,
+      taskQueue,
+      historyLimit: config.consignmentHistoryLimit,
+      pollIntervalMs: config.carrierPollIntervalMs,
+    });
     const deliveries = createWebhookDeliveryStarter({ client, taskQueue, policy: config.webhookRetry });
     // Created drafts are started by the outbox relay, which runs where the worker runs; in one process the
     // API nudges it, so a draft's workflow starts within milliseconds instead of at the relay's next look.
@@ -196,10 +225,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     }
 
     const health = async (): Promise<HealthReport> => {
-      const [database, temporal] = await Promise.all([
-        isDatabaseReachable(db),
-        isTemporalReachable(connection),
-      ]);
+      const [database, temporal] = await Promise.all([isDatabaseReachable(db), isTemporalReachable(connection)]);
       return { database, temporal, worker: worker ? worker.isRunning() : await hasPollers(client, config.temporal.taskQueue) };
     };
 
@@ -209,11 +235,20 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       const sandboxProviders = new Set(config.sandbox ? createSandboxCarriers({ publicBaseUrl: config.publicBaseUrl }).map((c) => c.id) : []);
       // 300 lookups per minute per API key (LOOKUP_RATE_LIMIT_PER_MIN), shared through Redis when REDIS_URL is set.
       const lookupPolicy = { limit: config.lookupRateLimitPerMin, windowMs: 60_000 };
-      const lookupLimiter = createRateLimiter({ redisUrl: config.redisUrl, ...lookupPolicy, onRedisError: (err) => logger.debug({ err }, 'rate-limit redis connection error') });
+      const lookupLimiter = createRateLimiter({
+        redisUrl: config.redisUrl,
+        ...lookupPolicy,
+        onRedisError: (err) => logger.debug({ err }, 'rate-limit redis connection error'),
+      });
       stops.push(() => lookupLimiter.close());
       // The list on its own budget (LIST_RATE_LIMIT_PER_MIN, 120 a minute per API key): a page is up to a hundred details.
       const listPolicy = { limit: config.listRateLimitPerMin, windowMs: 60_000 };
-      const listLimiter = createRateLimiter({ redisUrl: config.redisUrl, prefix: 'consignflow:ratelimit:list:', ...listPolicy, onRedisError: (err) => logger.debug({ err }, 'rate-limit redis connection error') });
+      const listLimiter = createRateLimiter({
+        redisUrl: config.redisUrl,
+        prefix: 'consignflow:ratelimit:list:',
+        ...listPolicy,
+        onRedisError: (err) => logger.debug({ err }, 'rate-limit redis connection error'),
+      });
       stops.push(() => listLimiter.close());
       // Idempotency keys are claimed by API requests: the API process keeps their table bounded (24 h).
       const idempotencyPurge = startIdempotencyPurge({ db, log: logger });

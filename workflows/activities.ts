@@ -30,13 +30,25 @@ export interface ConsignmentActivities {
   insertDraft(request: CreateDraftRequest & { uuid: string }): Promise<ConsignmentRecord>;
   updateDraft(request: { uuid: string; patch: DraftInput }): Promise<ConsignmentRecord>;
   planProcessing(request: { uuid: string; patch: DraftInput | null; processKey?: string }): Promise<ProcessingPlan>;
-  completeProcessing(request: { uuid: string; plan: ProcessingPlan; booking: BookedShipment }): Promise<{ record: ConsignmentRecord; labelId: number; eventId: string }>;
+  completeProcessing(request: {
+    uuid: string;
+    plan: ProcessingPlan;
+    booking: BookedShipment;
+  }): Promise<{ record: ConsignmentRecord; labelId: number; eventId: string }>;
   recordStatus(change: StatusChange): Promise<{ record: ConsignmentRecord; eventId: string }>;
   /**
    * Records a tracking poll that failed (refused by the carrier, or not answered after its retries): a history
    * entry in the consignment's current status, a metric and a log line naming the account (never a secret).
    */
-  recordTrackingFailure(failure: { uuid: string; providerId: number; reason: string; refused: boolean; failures: number; eventKey: string; retryInMs: number }): Promise<void>;
+  recordTrackingFailure(failure: {
+    uuid: string;
+    providerId: number;
+    reason: string;
+    refused: boolean;
+    failures: number;
+    eventKey: string;
+    retryInMs: number;
+  }): Promise<void>;
   /** Deletes the draft with its deletion event (NOT_DRAFT when it is not a draft); a retry after it went finds the event. */
   deleteDraft(request: { uuid: string }): Promise<{ eventId: string }>;
 }
@@ -57,7 +69,13 @@ export interface BookingOrder {
 export interface CarrierActivities {
   bookShipment(request: BookingOrder): Promise<BookedShipment>;
   trackShipment(request: { providerId: number; trackingCode: string; carrierReference?: string | null }): Promise<CarrierEvent[]>;
-  cancelBooking(request: { uuid: string; providerId: number; trackingCode: string; carrierReference?: string | null; inTransit: boolean }): Promise<{ accepted: boolean; reason?: string }>;
+  cancelBooking(request: {
+    uuid: string;
+    providerId: number;
+    trackingCode: string;
+    carrierReference?: string | null;
+    inTransit: boolean;
+  }): Promise<{ accepted: boolean; reason?: string }>;
 }
 
 /** Handing a status event to webhook delivery. */
@@ -74,7 +92,11 @@ export interface WebhookDeliveryActivities {
 
 export interface ImportActivities {
   startImport(request: { importId: string }): Promise<void>;
-  finishImport(request: { importId: string; state: Exclude<ImportState, 'queued' | 'running'>; error: { code: string; params?: Record<string, string | number> } | null }): Promise<void>;
+  finishImport(request: {
+    importId: string;
+    state: Exclude<ImportState, 'queued' | 'running'>;
+    error: { code: string; params?: Record<string, string | number> } | null;
+  }): Promise<void>;
   parseImportPage(request: { importId: string; from: ParseCursor; maxOrders: number }): Promise<ParsedPage>;
   createImportBatch(request: { importId: string; fromSeq: number; toSeq: number; concurrency: number }): Promise<{ done: number }>;
 }

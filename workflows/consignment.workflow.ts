@@ -161,9 +161,16 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
 
   /** The workflow's state and search attributes follow the record an activity stored. */
   const followRecord = (record: ConsignmentRecord): ConsignmentRecord => {
-    const changed = record.status !== state.status || record.reference_no !== state.referenceNo || record.provider_id !== state.providerId || state.consignmentId === null;
+    const changed =
+      record.status !== state.status || record.reference_no !== state.referenceNo || record.provider_id !== state.providerId || state.consignmentId === null;
     const barcodeNew = record.barcode !== null && state.trackingCode !== record.tracking_code;
-    Object.assign(state, { consignmentId: record.id, status: record.status, referenceNo: record.reference_no, providerId: record.provider_id, trackingCode: record.tracking_code });
+    Object.assign(state, {
+      consignmentId: record.id,
+      status: record.status,
+      referenceNo: record.reference_no,
+      providerId: record.provider_id,
+      trackingCode: record.tracking_code,
+    });
     if (changed || barcodeNew) {
       upsertSearchAttributes([
         { key: SA.ConsignmentId, value: record.id },
@@ -263,11 +270,24 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
             state.carrierReference = booking.carrierReference ?? null;
             followRecord(done.record);
             publish(done.eventId);
-            return { consignmentId: done.record.id, status: done.record.status, barcode: done.record.barcode!, trackingCode: booking.trackingCode, trackingUrl: booking.trackingUrl, labelId: done.labelId };
+            return {
+              consignmentId: done.record.id,
+              status: done.record.status,
+              barcode: done.record.barcode!,
+              trackingCode: booking.trackingCode,
+              trackingUrl: booking.trackingUrl,
+              labelId: done.labelId,
+            };
           } catch (error) {
             // Compensate: a booking without a processed consignment would be a label nobody uses.
             await carrier.cancelBooking.executeWithOptions({ summary: `Compensate: cancel booking ${booking.trackingCode} at provider ${plan.providerId}` }, [
-              { uuid: state.uuid, providerId: plan.providerId, trackingCode: booking.trackingCode, carrierReference: booking.carrierReference, inTransit: false },
+              {
+                uuid: state.uuid,
+                providerId: plan.providerId,
+                trackingCode: booking.trackingCode,
+                carrierReference: booking.carrierReference,
+                inTransit: false,
+              },
             ]);
             throw error;
           }
@@ -385,7 +405,8 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
   const wake = () => ended() || historyFull() || pending().length > 0 || askCarrier();
   const pollInterval = input.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   /** The wait before the next poll: the interval, doubled for each poll failed in a row (up to MAX_TRACKING_BACKOFF_MS). */
-  const pollWait = (failures: number) => (failures > 0 ? Math.min(pollInterval * 2 ** failures, Math.max(pollInterval, MAX_TRACKING_BACKOFF_MS)) : pollInterval);
+  const pollWait = (failures: number) =>
+    failures > 0 ? Math.min(pollInterval * 2 ** failures, Math.max(pollInterval, MAX_TRACKING_BACKOFF_MS)) : pollInterval;
   for (;;) {
     // A carrier without push is asked on a durable timer: weeks of waiting cost one timer per interval,
     // and at once when it says something changed (a remote's status webhook).

@@ -1,6 +1,24 @@
-import { allHandlersFinished, condition, continueAsNew, isCancellation, proxyActivities, proxyLocalActivities, setHandler, sleep, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  isCancellation,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  sleep,
+  workflowInfo,
+  type ActivityOptions,
+} from '@temporalio/workflow';
 import type { WebhookDeliveryActivities } from './activities';
-import { deliverEventSignal, deliveryStateQuery, type DeliveryPolicy, type DeliveryState, type QueuedEvent, type WebhookDeliveryInput } from './webhook-delivery.messages';
+import {
+  deliverEventSignal,
+  deliveryStateQuery,
+  type DeliveryPolicy,
+  type DeliveryState,
+  type QueuedEvent,
+  type WebhookDeliveryInput,
+} from './webhook-delivery.messages';
 
 /** Bookkeeping on our own database: local, short, retried briefly. */
 const BOOKKEEPING = {
@@ -38,7 +56,8 @@ function nextBatch(queue: QueuedEvent[]): QueuedEvent[] {
 }
 
 /**
- * Delivers the status events of one consignment to one webhook, in the order they were published (docs/webhooks.md): a FIFO queue fed by signals; an event is sent only once the one before it was delivered.
+ * Delivers the status events of one consignment to one webhook, in the order they were published (docs/webhooks.md): a FIFO queue fed by signals; an
+ * event is sent only once the one before it was delivered.
  * One activity takes the events queued at that moment (each its own POST), so a backlog costs one activity,
  * not one per event. Ends when the queue is empty (the next event starts it again through signal-with-start), when
  * the webhook stops being active (410, deactivated, deleted), or when an event could not be delivered for

@@ -1,4 +1,13 @@
-import { clearCountry, deriveCitiesAndStates, insertAddressColumns, insertNames, insertNameVariants, recordDataset, refreshAddressIndexes, storedDatasetVersions } from '../db/addresses.repository';
+import {
+  clearCountry,
+  deriveCitiesAndStates,
+  insertAddressColumns,
+  insertNames,
+  insertNameVariants,
+  recordDataset,
+  refreshAddressIndexes,
+  storedDatasetVersions,
+} from '../db/addresses.repository';
 import type { Database, Queryable } from '../db/database';
 import { DATASETS, type AddressDataset, type AddressRecord } from './datasets';
 import { deletionVariants, foldName, foldPostalCode, mainNameKey } from './fold';

@@ -101,14 +101,22 @@ export async function resolveParty(lookups: AddressLookups, party: PartyInput, r
     else candidates = byPostal;
     candidates = inState(candidates);
     if (candidates.length === 0) {
-      return { party, corrections: [], problem: { code: 'ADDRESS_POSTAL_CODE_MISMATCH', field: field('postal_code'), params: { postal_code: postal!, places: describe(byPostal) } } };
+      return {
+        party,
+        corrections: [],
+        problem: { code: 'ADDRESS_POSTAL_CODE_MISMATCH', field: field('postal_code'), params: { postal_code: postal!, places: describe(byPostal) } },
+      };
     }
   } else {
     candidates = inState(byCity);
   }
 
   if (candidates.length > 1) {
-    return { party, corrections: [], problem: { code: 'ADDRESS_AMBIGUOUS', field: field(city ? 'city' : 'postal_code'), params: { places: describe(candidates.slice(0, 5)) } } };
+    return {
+      party,
+      corrections: [],
+      problem: { code: 'ADDRESS_AMBIGUOUS', field: field(city ? 'city' : 'postal_code'), params: { places: describe(candidates.slice(0, 5)) } },
+    };
   }
   if (candidates.length === 0) {
     if (cityIsState && !postal) {
@@ -116,7 +124,8 @@ export async function resolveParty(lookups: AddressLookups, party: PartyInput, r
       const corrections: AddressCorrection[] = state ? [] : [{ party: role, field: 'state', from: party.state ?? null, to: cityIsState }];
       return { party: corrections.length ? { ...party, state: cityIsState } : party, corrections };
     }
-    if (postal && !city) return { party, corrections: [], problem: { code: 'ADDRESS_POSTAL_CODE_UNKNOWN', field: field('postal_code'), params: { postal_code: postal } } };
+    if (postal && !city)
+      return { party, corrections: [], problem: { code: 'ADDRESS_POSTAL_CODE_UNKNOWN', field: field('postal_code'), params: { postal_code: postal } } };
     return { party, corrections: [], problem: { code: 'ADDRESS_CITY_UNKNOWN', field: field('city'), params: { city: city ?? '' } } };
   }
 
@@ -134,7 +143,8 @@ export async function resolveParty(lookups: AddressLookups, party: PartyInput, r
   if (!postal || byPostal.length === 0) {
     const codes = await lookups.postalCodesOf(country, place);
     if (codes.length === 1) set('postal_code', codes[0]);
-    else if (postal) return { party, corrections: [], problem: { code: 'ADDRESS_POSTAL_CODE_UNKNOWN', field: field('postal_code'), params: { postal_code: postal } } };
+    else if (postal)
+      return { party, corrections: [], problem: { code: 'ADDRESS_POSTAL_CODE_UNKNOWN', field: field('postal_code'), params: { postal_code: postal } } };
   }
   return { party: resolved, corrections };
 }
@@ -150,7 +160,11 @@ export interface DraftResolution {
  * cannot be told is left as given), 2 corrections and the problems (the caller refuses with them). A party
  * with a problem is never half corrected.
  */
-export async function resolveDraftAddresses(lookups: AddressLookups, draft: DraftInput, mode = draft.address_resolver_type ?? ADDRESS_RESOLVER.OFF): Promise<DraftResolution> {
+export async function resolveDraftAddresses(
+  lookups: AddressLookups,
+  draft: DraftInput,
+  mode = draft.address_resolver_type ?? ADDRESS_RESOLVER.OFF,
+): Promise<DraftResolution> {
   if (mode !== ADDRESS_RESOLVER.CORRECT && mode !== ADDRESS_RESOLVER.STRICT) return { draft, corrections: [], problems: [] };
   const countries = await lookups.loadedCountries();
   const resolved: DraftInput = { ...draft };

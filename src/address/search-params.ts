@@ -81,15 +81,17 @@ const schema = z.object({
  * The query string as the API documents it (the OpenAPI document): the parameters above, `searchFields` under
  * the name the API contract gives it (`searchFields[]`, repeated). Required where a missing one is refused.
  */
-export const addressSearchQuery = z.object({
-  countryIso2: schema.shape.countryIso2.meta({ description: 'ISO 3166-1 alpha-2, any case', examples: ['TR'] }),
-  keyword: schema.shape.keyword.meta({ description: `what to look for, up to ${SEARCH_LIMITS.keywordMaxLength} characters`, examples: ['kadikoy'] }),
-  'searchFields[]': z
-    .array(z.enum(SEARCH_FIELDS))
-    .min(1)
-    .meta({ description: 'where to look: repeat the parameter (or separate with commas); `searchFields` works too', examples: [['city']] }),
-  ...pageQuery({ defaultLimit: SEARCH_LIMITS.defaultLimit, maxLimit: SEARCH_LIMITS.maxLimit }).shape,
-}).required({ countryIso2: true, keyword: true });
+export const addressSearchQuery = z
+  .object({
+    countryIso2: schema.shape.countryIso2.meta({ description: 'ISO 3166-1 alpha-2, any case', examples: ['TR'] }),
+    keyword: schema.shape.keyword.meta({ description: `what to look for, up to ${SEARCH_LIMITS.keywordMaxLength} characters`, examples: ['kadikoy'] }),
+    'searchFields[]': z
+      .array(z.enum(SEARCH_FIELDS))
+      .min(1)
+      .meta({ description: 'where to look: repeat the parameter (or separate with commas); `searchFields` works too', examples: [['city']] }),
+    ...pageQuery({ defaultLimit: SEARCH_LIMITS.defaultLimit, maxLimit: SEARCH_LIMITS.maxLimit }).shape,
+  })
+  .required({ countryIso2: true, keyword: true });
 
 /** `searchFields[]=a&searchFields[]=b`, `searchFields[]=a`, `searchFields=a` (and mixes): always a list. */
 function searchFieldsOf(query: Record<string, unknown>): unknown {

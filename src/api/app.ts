@@ -152,7 +152,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   // header registered at the remote).
   app.register(providerRoutes({ providers: deps.providerService }), { prefix: '/api/v1' });
   app.register(trackingRoutes({ consignments: deps.consignments }), { prefix: '/api/v1' });
-  app.register(carrierCallbackRoutes({ consignments: deps.consignments, pushTokens: deps.carrierPushTokens, carrierAccounts: deps.carrierAccounts }), { prefix: '/api/v1' });
+  app.register(carrierCallbackRoutes({ consignments: deps.consignments, pushTokens: deps.carrierPushTokens, carrierAccounts: deps.carrierAccounts }), {
+    prefix: '/api/v1',
+  });
   // Label downloads are authorised by their signed URL, not an API key (docs/api.md, "Labels").
   app.register(labelRoutes({ consignments: deps.consignments, labelLinks: deps.labelLinks }), { prefix: '/api/v1' });
   if (deps.documents) app.register(documentDownloadRoutes({ documents: deps.documents, labelLinks: deps.labelLinks }), { prefix: '/api/v1' });
@@ -163,8 +165,22 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       installAuth(v1, deps.db);
       v1.register(addressRoutes({ addresses: createAddressService({ db: deps.db }) }));
       v1.register(draftRoutes({ db: deps.db, consignments: deps.consignments }));
-      const customs = createCustomsService({ consignments: deps.consignments, carrierName: async (id) => (await deps.providers(id))?.name, sdrRates: deps.sdrRates });
-      v1.register(consignmentRoutes({ db: deps.db, consignments: deps.consignments, providers: deps.providers, labelLinks: deps.labelLinks, lookupLimit: deps.lookupLimit, listLimit: deps.listLimit, customs }));
+      const customs = createCustomsService({
+        consignments: deps.consignments,
+        carrierName: async (id) => (await deps.providers(id))?.name,
+        sdrRates: deps.sdrRates,
+      });
+      v1.register(
+        consignmentRoutes({
+          db: deps.db,
+          consignments: deps.consignments,
+          providers: deps.providers,
+          labelLinks: deps.labelLinks,
+          lookupLimit: deps.lookupLimit,
+          listLimit: deps.listLimit,
+          customs,
+        }),
+      );
       if (deps.webhooks) v1.register(webhookRoutes({ webhooks: deps.webhooks }));
       if (deps.carrierAccounts) v1.register(carrierAccountRoutes({ carrierAccounts: deps.carrierAccounts }));
       if (deps.providerService) v1.register(providerListRoutes({ providers: deps.providerService }));

@@ -83,10 +83,17 @@ export function sendError(reply: FastifyReply, error: DomainError, locale: Local
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const code: ErrorCode = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'REQUEST_TIMEOUT' : error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'MALFORMED_REQUEST';
+  const code: ErrorCode =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'REQUEST_TIMEOUT' : error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'MALFORMED_REQUEST';
   const status = httpStatusOf(code);
   const body = JSON.stringify(errorEnvelope([{ code }], 'en'));
-  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`, 'Content-Type: application/json; charset=utf-8', 'Content-Language: en', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
+  const head = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+    'Content-Type: application/json; charset=utf-8',
+    'Content-Language: en',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+  ];
   if (socket.writable) socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
   else socket.destroy();
 }
@@ -121,7 +128,8 @@ const MULTIPART_CODES: Record<string, ErrorCode> = {
 };
 
 /** What busboy (under @fastify/multipart) throws, without a code, when the body is not well-formed multipart. */
-const BUSBOY_MALFORMED = /^((Part|Preamble) terminated early due to unexpected end of multipart data|Unexpected end of multipart data|Unexpected end of form|Multipart: Boundary not found|Boundary required|Malformed part header|Missing Content-Type-header\.|Unsupported Content-Type\.)$/;
+const BUSBOY_MALFORMED =
+  /^((Part|Preamble) terminated early due to unexpected end of multipart data|Unexpected end of multipart data|Unexpected end of form|Multipart: Boundary not found|Boundary required|Malformed part header|Missing Content-Type-header\.|Unsupported Content-Type\.)$/;
 
 /** Socket errors of a connection to a dependency that is away. */
 const SOCKET_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ECONNABORTED']);

@@ -21,7 +21,8 @@ export class RemoteUnavailableError extends Error {
 
 /** An outbound failure in words that name no host or address. */
 export function outboundFailureText(error: unknown): string {
-  if (error instanceof TargetRefusedError) return 'the remote resolves to a private, loopback or link-local address (allowed only with WEBHOOK_ALLOW_PRIVATE=1)';
+  if (error instanceof TargetRefusedError)
+    return 'the remote resolves to a private, loopback or link-local address (allowed only with WEBHOOK_ALLOW_PRIVATE=1)';
   if (error instanceof OutboundHttpError) {
     if (error.code === 'TIMEOUT') return `the remote did not answer in time (${error.timeout ?? 'deadline'} timeout)`;
     if (error.code === 'CONNECTION_FAILED' || error.code === 'RESPONSE_INTERRUPTED') return `the remote could not be reached (${error.code})`;
@@ -35,7 +36,9 @@ export function carrierCallFault(carrierId: number, error: unknown): Error {
   if (error instanceof CarrierBusyError || error instanceof CarrierRefusedError || error instanceof RemoteUnavailableError) return error;
   if (error instanceof TargetRefusedError) return new CarrierRefusedError(carrierId, outboundFailureText(error));
   if (error instanceof OutboundHttpError) {
-    return error.code === 'INVALID_REQUEST' ? new CarrierRefusedError(carrierId, outboundFailureText(error)) : new RemoteUnavailableError(carrierId, outboundFailureText(error));
+    return error.code === 'INVALID_REQUEST'
+      ? new CarrierRefusedError(carrierId, outboundFailureText(error))
+      : new RemoteUnavailableError(carrierId, outboundFailureText(error));
   }
   return error instanceof Error ? error : new Error(String(error));
 }
@@ -60,6 +63,7 @@ export function retryAfterMs(header: string | string[] | undefined): number {
 export function checkCarrierAnswer<R extends OutboundResponse<unknown>>(carrierId: number, res: R, who: { name: string; secret: string }): R {
   if (res.status === 429) throw new CarrierBusyError(carrierId, retryAfterMs(res.headers['retry-after']), `${who.name}'s rate limit was reached`);
   if (TRANSIENT_STATUSES.has(res.status)) throw new RemoteUnavailableError(carrierId, `${who.name} answered HTTP ${res.status}`);
-  if (res.status === 401 || res.status === 403) throw new CarrierRefusedError(carrierId, `${who.name} refused the account's ${who.secret} (HTTP ${res.status})`);
+  if (res.status === 401 || res.status === 403)
+    throw new CarrierRefusedError(carrierId, `${who.name} refused the account's ${who.secret} (HTTP ${res.status})`);
   return res;
 }

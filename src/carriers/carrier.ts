@@ -46,7 +46,6 @@ export interface QuoteParties {
 
 export type LabelFormat = 'pdf' | 'zpl';
 
-
 export interface Booking {
   trackingCode: string;
   trackingUrl: string;
@@ -86,7 +85,6 @@ export interface CancelResult {
   accepted: boolean;
   reason?: string;
 }
-
 
 export interface TrackingEvent {
   /** Stable per event, so a redelivered event is recognised. */

@@ -75,7 +75,6 @@ interface RemoteProcessed {
 /** The webhook our account registers at the remote, and how its deliveries identify themselves. */
 export const STATUS_WEBHOOK_HEADER = 'X-Consignflow-Account-Secret';
 
-
 /** Our status for a remote history entry: by the settings' number map, else by status name. */
 function ourStatus(entry: { status: number; status_name?: string }, map: Record<string, number> | undefined): number | undefined {
   const mapped = map?.[String(entry.status)];
@@ -84,7 +83,9 @@ function ourStatus(entry: { status: number; status_name?: string }, map: Record<
   return byName ? Number(byName[0]) : undefined;
 }
 
-const EVENT_OF_STATUS = new Map<number, TrackingEventName>(Object.entries(TRACKING_EVENT_STATUS).map(([event, status]) => [status, event as TrackingEventName]));
+const EVENT_OF_STATUS = new Map<number, TrackingEventName>(
+  Object.entries(TRACKING_EVENT_STATUS).map(([event, status]) => [status, event as TrackingEventName]),
+);
 
 /** `YYYY-MM-DD HH:MM:SS` (UTC, as the API writes it) → Date; anything else → undefined. */
 function parseApiTime(text: string | undefined): Date | undefined {
@@ -96,7 +97,10 @@ function parseApiTime(text: string | undefined): Date | undefined {
 /** The remote's refusal as one line: its messages with their fields. */
 function reasonOf(res: OutboundResponse<Envelope<unknown> | null>): string {
   const errors = res.body?.errors ?? [];
-  const text = errors.map((e) => (e.field ? `${e.field}: ${e.message ?? ''}` : (e.message ?? ''))).filter(Boolean).join('; ');
+  const text = errors
+    .map((e) => (e.field ? `${e.field}: ${e.message ?? ''}` : (e.message ?? '')))
+    .filter(Boolean)
+    .join('; ');
   return text || res.body?.message || `HTTP ${res.status}`;
 }
 
@@ -127,7 +131,7 @@ export class ConsignmentApiCarrier extends AccountCarrier<ConsignmentApiCredenti
   /** Its webhook only says "look again": statuses are read by lookup (see the lifecycle workflow). */
   readonly supportsPush = false;
   readonly supportsQuotes = false;
-  protected declare readonly options: ConsignmentApiCarrierOptions;
+  declare protected readonly options: ConsignmentApiCarrierOptions;
 
   constructor(options: ConsignmentApiCarrierOptions) {
     super(options, options.credentials.base_url);
@@ -164,7 +168,10 @@ export class ConsignmentApiCarrier extends AccountCarrier<ConsignmentApiCredenti
       remote = { id: Number(created.body!.data!.id), barcode: null, reference_no: req.reference, status: STATUS.NEW_DRAFT };
     }
     if (remote.status === STATUS.CANCELLED) {
-      throw new CarrierRefusedError(this.id, `the remote consignment ${remote.id} with reference ${req.reference} was cancelled; process with another reference_no`);
+      throw new CarrierRefusedError(
+        this.id,
+        `the remote consignment ${remote.id} with reference ${req.reference} was cancelled; process with another reference_no`,
+      );
     }
     // 2. Process it there, unless that already happened.
     if (remote.status === STATUS.NEW_DRAFT) {
@@ -288,7 +295,11 @@ export class ConsignmentApiCarrier extends AccountCarrier<ConsignmentApiCredenti
    * One call to the remote's API. Answers that a retry can fix (429 with its Retry-After, 5xx, 408) and
    * network faults throw for a retry; 401 is a refusal naming the credentials; other answers are returned.
    */
-  private async call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: { json?: unknown; headers?: Record<string, string> }): Promise<OutboundResponse<Envelope<T> | null>> {
+  private async call<T>(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    body?: { json?: unknown; headers?: Record<string, string> },
+  ): Promise<OutboundResponse<Envelope<T> | null>> {
     let res: OutboundResponse<Envelope<T> | null>;
     try {
       res = await this.options.http.json<Envelope<T>>({
@@ -318,7 +329,6 @@ export class ConsignmentApiCarrier extends AccountCarrier<ConsignmentApiCredenti
   private fault(error: unknown): Error {
     return carrierCallFault(this.id, error);
   }
-
 }
 
 /** A refusal reads as "nothing to tell"; a fault a retry can fix propagates. */

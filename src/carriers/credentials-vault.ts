@@ -51,7 +51,10 @@ export function createCredentialsVault(key: Buffer): CredentialsVault {
  * CREDENTIALS_KEY (base64 of 32 bytes) when set; otherwise a key generated once into `keyFile` (mode 0600)
  * and read from there on later starts. Processes on other machines need the same key: set CREDENTIALS_KEY.
  */
-export async function loadCredentialsKey(configured: string | undefined, keyFile: string): Promise<{ key: Buffer; source: 'environment' | 'file' | 'generated' }> {
+export async function loadCredentialsKey(
+  configured: string | undefined,
+  keyFile: string,
+): Promise<{ key: Buffer; source: 'environment' | 'file' | 'generated' }> {
   if (configured) return { key: decodeKey(configured, 'CREDENTIALS_KEY'), source: 'environment' };
   try {
     return { key: decodeKey((await readFile(keyFile, 'utf8')).trim(), keyFile), source: 'file' };

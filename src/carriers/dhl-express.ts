@@ -133,22 +133,96 @@ interface ErrorBody {
  * shipping from elsewhere sets `time_zone`). A country not listed counts as UTC.
  */
 const COUNTRY_TIME_ZONES: Readonly<Record<string, string>> = {
-  TR: 'Europe/Istanbul', DE: 'Europe/Berlin', GB: 'Europe/London', FR: 'Europe/Paris', NL: 'Europe/Amsterdam', BE: 'Europe/Brussels',
-  LU: 'Europe/Luxembourg', IT: 'Europe/Rome', AT: 'Europe/Vienna', CH: 'Europe/Zurich', PL: 'Europe/Warsaw', CZ: 'Europe/Prague',
-  SK: 'Europe/Bratislava', HU: 'Europe/Budapest', RO: 'Europe/Bucharest', BG: 'Europe/Sofia', GR: 'Europe/Athens', CY: 'Asia/Nicosia',
-  MT: 'Europe/Malta', SI: 'Europe/Ljubljana', HR: 'Europe/Zagreb', RS: 'Europe/Belgrade', BA: 'Europe/Sarajevo', ME: 'Europe/Podgorica',
-  MK: 'Europe/Skopje', AL: 'Europe/Tirane', SE: 'Europe/Stockholm', NO: 'Europe/Oslo', DK: 'Europe/Copenhagen', FI: 'Europe/Helsinki',
-  IS: 'Atlantic/Reykjavik', IE: 'Europe/Dublin', EE: 'Europe/Tallinn', LV: 'Europe/Riga', LT: 'Europe/Vilnius', UA: 'Europe/Kyiv',
-  MD: 'Europe/Chisinau', BY: 'Europe/Minsk', GE: 'Asia/Tbilisi', AM: 'Asia/Yerevan', AZ: 'Asia/Baku', IL: 'Asia/Jerusalem',
-  JO: 'Asia/Amman', LB: 'Asia/Beirut', IQ: 'Asia/Baghdad', IR: 'Asia/Tehran', SA: 'Asia/Riyadh', AE: 'Asia/Dubai', QA: 'Asia/Qatar',
-  KW: 'Asia/Kuwait', BH: 'Asia/Bahrain', OM: 'Asia/Muscat', EG: 'Africa/Cairo', MA: 'Africa/Casablanca', TN: 'Africa/Tunis',
-  DZ: 'Africa/Algiers', ZA: 'Africa/Johannesburg', NG: 'Africa/Lagos', KE: 'Africa/Nairobi', IN: 'Asia/Kolkata', PK: 'Asia/Karachi',
-  BD: 'Asia/Dhaka', LK: 'Asia/Colombo', CN: 'Asia/Shanghai', HK: 'Asia/Hong_Kong', TW: 'Asia/Taipei', JP: 'Asia/Tokyo', KR: 'Asia/Seoul',
-  SG: 'Asia/Singapore', MY: 'Asia/Kuala_Lumpur', TH: 'Asia/Bangkok', VN: 'Asia/Ho_Chi_Minh', PH: 'Asia/Manila', UZ: 'Asia/Tashkent',
-  AR: 'America/Argentina/Buenos_Aires', CO: 'America/Bogota', PE: 'America/Lima', UY: 'America/Montevideo',
+  TR: 'Europe/Istanbul',
+  DE: 'Europe/Berlin',
+  GB: 'Europe/London',
+  FR: 'Europe/Paris',
+  NL: 'Europe/Amsterdam',
+  BE: 'Europe/Brussels',
+  LU: 'Europe/Luxembourg',
+  IT: 'Europe/Rome',
+  AT: 'Europe/Vienna',
+  CH: 'Europe/Zurich',
+  PL: 'Europe/Warsaw',
+  CZ: 'Europe/Prague',
+  SK: 'Europe/Bratislava',
+  HU: 'Europe/Budapest',
+  RO: 'Europe/Bucharest',
+  BG: 'Europe/Sofia',
+  GR: 'Europe/Athens',
+  CY: 'Asia/Nicosia',
+  MT: 'Europe/Malta',
+  SI: 'Europe/Ljubljana',
+  HR: 'Europe/Zagreb',
+  RS: 'Europe/Belgrade',
+  BA: 'Europe/Sarajevo',
+  ME: 'Europe/Podgorica',
+  MK: 'Europe/Skopje',
+  AL: 'Europe/Tirane',
+  SE: 'Europe/Stockholm',
+  NO: 'Europe/Oslo',
+  DK: 'Europe/Copenhagen',
+  FI: 'Europe/Helsinki',
+  IS: 'Atlantic/Reykjavik',
+  IE: 'Europe/Dublin',
+  EE: 'Europe/Tallinn',
+  LV: 'Europe/Riga',
+  LT: 'Europe/Vilnius',
+  UA: 'Europe/Kyiv',
+  MD: 'Europe/Chisinau',
+  BY: 'Europe/Minsk',
+  GE: 'Asia/Tbilisi',
+  AM: 'Asia/Yerevan',
+  AZ: 'Asia/Baku',
+  IL: 'Asia/Jerusalem',
+  JO: 'Asia/Amman',
+  LB: 'Asia/Beirut',
+  IQ: 'Asia/Baghdad',
+  IR: 'Asia/Tehran',
+  SA: 'Asia/Riyadh',
+  AE: 'Asia/Dubai',
+  QA: 'Asia/Qatar',
+  KW: 'Asia/Kuwait',
+  BH: 'Asia/Bahrain',
+  OM: 'Asia/Muscat',
+  EG: 'Africa/Cairo',
+  MA: 'Africa/Casablanca',
+  TN: 'Africa/Tunis',
+  DZ: 'Africa/Algiers',
+  ZA: 'Africa/Johannesburg',
+  NG: 'Africa/Lagos',
+  KE: 'Africa/Nairobi',
+  IN: 'Asia/Kolkata',
+  PK: 'Asia/Karachi',
+  BD: 'Asia/Dhaka',
+  LK: 'Asia/Colombo',
+  CN: 'Asia/Shanghai',
+  HK: 'Asia/Hong_Kong',
+  TW: 'Asia/Taipei',
+  JP: 'Asia/Tokyo',
+  KR: 'Asia/Seoul',
+  SG: 'Asia/Singapore',
+  MY: 'Asia/Kuala_Lumpur',
+  TH: 'Asia/Bangkok',
+  VN: 'Asia/Ho_Chi_Minh',
+  PH: 'Asia/Manila',
+  UZ: 'Asia/Tashkent',
+  AR: 'America/Argentina/Buenos_Aires',
+  CO: 'America/Bogota',
+  PE: 'America/Lima',
+  UY: 'America/Montevideo',
   // several zones: the most populous one
-  US: 'America/New_York', CA: 'America/Toronto', MX: 'America/Mexico_City', BR: 'America/Sao_Paulo', AU: 'Australia/Sydney',
-  RU: 'Europe/Moscow', ID: 'Asia/Jakarta', KZ: 'Asia/Almaty', CL: 'America/Santiago', NZ: 'Pacific/Auckland', ES: 'Europe/Madrid',
+  US: 'America/New_York',
+  CA: 'America/Toronto',
+  MX: 'America/Mexico_City',
+  BR: 'America/Sao_Paulo',
+  AU: 'Australia/Sydney',
+  RU: 'Europe/Moscow',
+  ID: 'Asia/Jakarta',
+  KZ: 'Asia/Almaty',
+  CL: 'America/Santiago',
+  NZ: 'Pacific/Auckland',
+  ES: 'Europe/Madrid',
   PT: 'Europe/Lisbon',
 };
 
@@ -339,11 +413,14 @@ function rateParty(p: PartyInput, country: string, role: string, issues: Issues)
 
 /** Dimensions when all three are known, in the contract's steps. */
 function dimensions(length?: number | null, width?: number | null, height?: number | null) {
-  return length && width && height && length > 0 && width > 0 && height > 0 ? { dimensions: { length: thousandths(length), width: thousandths(width), height: thousandths(height) } } : {};
+  return length && width && height && length > 0 && width > 0 && height > 0
+    ? { dimensions: { length: thousandths(length), width: thousandths(width), height: thousandths(height) } }
+    : {};
 }
 
 /** The product a shipment is booked (and rated) with: EXPRESS WORLDWIDE `P` abroad, EXPRESS DOMESTIC `N` at home, unless the account says otherwise. */
-export const productCodeFor = (international: boolean, settings: DhlExpressSettings) => (international ? (settings.product_international ?? 'P') : (settings.product_domestic ?? 'N'));
+export const productCodeFor = (international: boolean, settings: DhlExpressSettings) =>
+  international ? (settings.product_international ?? 'P') : (settings.product_domestic ?? 'N');
 
 /** The reference every booking of a consignment carries (shipment `customerReferences`, type CU): what findBooking looks for. */
 export const sentKeyOf = (bookingKey: string) => bookingKey.replace(/-/g, '').slice(0, DHL_LIMITS.reference);
@@ -368,10 +445,21 @@ export function shipmentRequest(req: BookingRequest, ctx: { carrierId: number; a
   const declaredValue = items.reduce((sum, { item }) => sum + (item.unit_price ?? 0) * (item.quantity ?? 1), 0);
   const currency = items.find(({ item }) => item.currency_code)?.item.currency_code ?? 'TRY';
   // A description is a label line: cut where it is longer (and never starting with a space, `^[^\s]`).
-  const description = (items.map(({ item }) => text(item.description)).filter(Boolean).join(', ') || 'Goods').slice(0, DHL_LIMITS.description).trim();
+  const description = (
+    items
+      .map(({ item }) => text(item.description))
+      .filter(Boolean)
+      .join(', ') || 'Goods'
+  )
+    .slice(0, DHL_LIMITS.description)
+    .trim();
   const invoiceNumber = issues.text('invoice_number', text(draft.invoice_number), DHL_LIMITS.invoiceNumber, false);
   const pickup = ctx.settings.pickup?.requested
-    ? { isRequested: true, ...(ctx.settings.pickup.close_time ? { closeTime: ctx.settings.pickup.close_time } : {}), ...(ctx.settings.pickup.location ? { location: ctx.settings.pickup.location.slice(0, 80) } : {}) }
+    ? {
+        isRequested: true,
+        ...(ctx.settings.pickup.close_time ? { closeTime: ctx.settings.pickup.close_time } : {}),
+        ...(ctx.settings.pickup.location ? { location: ctx.settings.pickup.location.slice(0, 80) } : {}),
+      }
     : { isRequested: false };
   const shipper = party(draft.consignor ?? {}, 'consignor', issues);
   const receiver = party(draft.consignee ?? {}, 'consignee', issues);
@@ -385,7 +473,8 @@ export function shipmentRequest(req: BookingRequest, ctx: { carrierId: number; a
     };
   });
   for (const { item, at } of items) {
-    if (item.gtip && text(item.gtip).length > DHL_LIMITS.commodityCode) issues.add(`${at}.gtip`, `DHL Express takes a commodity code of at most ${DHL_LIMITS.commodityCode} characters`);
+    if (item.gtip && text(item.gtip).length > DHL_LIMITS.commodityCode)
+      issues.add(`${at}.gtip`, `DHL Express takes a commodity code of at most ${DHL_LIMITS.commodityCode} characters`);
   }
   issues.throwIfAny(ctx.carrierId);
   return {
@@ -433,8 +522,15 @@ export function shipmentRequest(req: BookingRequest, ctx: { carrierId: number; a
 }
 
 /** Paperless Trade: service WY and the proforma invoice (PNV) as a PDF image; DHL then needs no paper invoice. */
-export function withPaperlessTrade<B extends object>(body: B, proforma: Buffer): B & { valueAddedServices: { serviceCode: string }[]; documentImages: { typeCode: string; imageFormat: string; content: string }[] } {
-  return { ...body, valueAddedServices: [{ serviceCode: PAPERLESS_TRADE }], documentImages: [{ typeCode: 'PNV', imageFormat: 'PDF', content: proforma.toString('base64') }] };
+export function withPaperlessTrade<B extends object>(
+  body: B,
+  proforma: Buffer,
+): B & { valueAddedServices: { serviceCode: string }[]; documentImages: { typeCode: string; imageFormat: string; content: string }[] } {
+  return {
+    ...body,
+    valueAddedServices: [{ serviceCode: PAPERLESS_TRADE }],
+    documentImages: [{ typeCode: 'PNV', imageFormat: 'PDF', content: proforma.toString('base64') }],
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -526,7 +622,14 @@ export class DhlExpressCarrier extends AccountCarrier<DhlExpressCredentials, Dhl
       ? spec.packages.map((p) => ({ weight: thousandths(p.weightKg), ...dimensions(p.lengthCm, p.widthCm, p.heightCm) }))
       : [{ weight: thousandths(spec.weightKg) }];
     const productCode = productCodeFor(international, this.options.settings);
-    const res = await this.call<{ products?: { productCode?: string; productName?: string; totalPrice?: { currencyType?: string; priceCurrency?: string; price?: number }[]; deliveryCapabilities?: { totalTransitDays?: number } }[] }>('POST', '/rates', {
+    const res = await this.call<{
+      products?: {
+        productCode?: string;
+        productName?: string;
+        totalPrice?: { currencyType?: string; priceCurrency?: string; price?: number }[];
+        deliveryCapabilities?: { totalTransitDays?: number };
+      }[];
+    }>('POST', '/rates', {
       customerDetails: { shipperDetails, receiverDetails },
       accounts: [{ typeCode: 'shipper', number: this.options.credentials.account_number }],
       plannedShippingDateAndTime: dhlTimestamp(new Date(this.now().getTime() + PLANNED_SHIPPING_LEAD_MS), timeZoneOf(spec.fromCountry, this.options.settings)),
@@ -538,7 +641,13 @@ export class DhlExpressCarrier extends AccountCarrier<DhlExpressCredentials, Dhl
     const product = res.body?.products?.find((p) => p.productCode === productCode);
     const price = product?.totalPrice?.find((t) => t.currencyType === 'BILLC') ?? product?.totalPrice?.[0];
     if (!product || price?.price === undefined) return null;
-    return { providerId: this.id, baseCost: price.price, currency: price.priceCurrency ?? 'EUR', transitDays: product.deliveryCapabilities?.totalTransitDays ?? 0, serviceName: product.productName ?? 'DHL Express' };
+    return {
+      providerId: this.id,
+      baseCost: price.price,
+      currency: price.priceCurrency ?? 'EUR',
+      transitDays: product.deliveryCapabilities?.totalTransitDays ?? 0,
+      serviceName: product.productName ?? 'DHL Express',
+    };
   }
 
   /** Our reference of the booking, sent as the shipment's `CU` customer reference (at most 35 characters). */
@@ -553,7 +662,12 @@ export class DhlExpressCarrier extends AccountCarrier<DhlExpressCredentials, Dhl
   async book(req: BookingRequest): Promise<Booking> {
     const international = req.shipment.fromCountry !== req.shipment.toCountry;
     // Checked (and refused) before anything is made or sent.
-    const body = shipmentRequest(req, { carrierId: this.id, accountNumber: this.options.credentials.account_number, settings: this.options.settings, now: this.now() });
+    const body = shipmentRequest(req, {
+      carrierId: this.id,
+      accountNumber: this.options.credentials.account_number,
+      settings: this.options.settings,
+      now: this.now(),
+    });
     const proforma = international && this.options.settings.paperless_trade ? await req.customsDocument?.('proforma') : undefined;
     const res = await this.call<{
       shipmentTrackingNumber?: string;
@@ -576,7 +690,13 @@ export class DhlExpressCarrier extends AccountCarrier<DhlExpressCredentials, Dhl
       trackingUrl: `${DHL_EXPRESS_TRACKING_PAGE}${encodeURIComponent(awb)}`,
       pickupBooked: dcn !== undefined,
       bookedAt: this.now(),
-      cost: { providerId: this.id, baseCost: charge?.price ?? 0, currency: charge?.priceCurrency ?? 'TRY', transitDays: 0, serviceName: `DHL Express ${body.productCode}` },
+      cost: {
+        providerId: this.id,
+        baseCost: charge?.price ?? 0,
+        currency: charge?.priceCurrency ?? 'TRY',
+        transitDays: 0,
+        serviceName: `DHL Express ${body.productCode}`,
+      },
       // The pickup's dispatch confirmation number when a courier was booked (cancel cancels it); the waybill otherwise.
       carrierReference: dcn ?? awb,
       label,
@@ -614,7 +734,8 @@ export class DhlExpressCarrier extends AccountCarrier<DhlExpressCredentials, Dhl
     return {
       state: 'unusable',
       trackingCodes: awbs,
-      reason: 'DHL Express cannot hand out the label of an earlier shipment again (its API re-issues only waybill and invoice images); the unused waybill is not billed unless DHL carries it',
+      reason:
+        'DHL Express cannot hand out the label of an earlier shipment again (its API re-issues only waybill and invoice images); the unused waybill is not billed unless DHL carries it',
     };
   }
 
@@ -629,7 +750,10 @@ export class DhlExpressCarrier extends AccountCarrier<DhlExpressCredentials, Dhl
     if (req.inTransit) return { accepted: false, reason: 'DHL Express offers no cancellation once it holds the parcel; contact DHL Express customer service' };
     const dcn = req.carrierReference && req.carrierReference !== req.trackingCode ? req.carrierReference : undefined;
     if (!dcn) return { accepted: true };
-    const query = new URLSearchParams({ requestorName: this.name.slice(0, 100) || 'consignflow', reason: `consignment cancelled (waybill ${req.trackingCode})` });
+    const query = new URLSearchParams({
+      requestorName: this.name.slice(0, 100) || 'consignflow',
+      reason: `consignment cancelled (waybill ${req.trackingCode})`,
+    });
     try {
       const res = await this.call('DELETE', `/pickups/${encodeURIComponent(dcn)}?${query}`);
       if (res.status === 200 || res.status === 204) return { accepted: true };
@@ -674,7 +798,12 @@ export class DhlExpressCarrier extends AccountCarrier<DhlExpressCredentials, Dhl
   }
 
   /** One call: 429 waits its Retry-After, 5xx and network faults are retried, 401/403 and 4xx refusals are not. */
-  private async call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, json?: unknown, headers: Record<string, string> = {}): Promise<OutboundResponse<(T & ErrorBody) | null>> {
+  private async call<T>(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    json?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<OutboundResponse<(T & ErrorBody) | null>> {
     const { username, password } = this.options.credentials;
     let res: OutboundResponse<(T & ErrorBody) | null>;
     try {

@@ -86,7 +86,8 @@ const TRANSIENT_MESSAGES = new Set(['SomethingWentWrong']);
 /** SaveRecipient's body: a business as a corporate recipient, a person as an individual one. */
 export function recipientRequest(p: PartyInput, carrierId: number) {
   const cityId = plateCode(p);
-  if (cityId === undefined) throw new CarrierRefusedError(carrierId, 'consignee needs a Turkish province: state_code (plate code 1–81), a postal code, or the province as state');
+  if (cityId === undefined)
+    throw new CarrierRefusedError(carrierId, 'consignee needs a Turkish province: state_code (plate code 1–81), a postal code, or the province as state');
   const address = {
     AddressText: p.address ?? '',
     CityId: cityId,
@@ -98,7 +99,13 @@ export function recipientRequest(p: PartyInput, carrierId: number) {
   if (p.party_type === 'business') {
     const title = p.name ?? '';
     // The contract requires a building name for businesses; we have none of our own, so the business's name stands for it.
-    return { RecipientType: 2, RecipientTitle: title, Address: { ...address, CompanyTitle: title, BuildingName: title }, ...(p.tax_number ? { RecipientTaxIdentityNumber: p.tax_number } : {}), ...contact };
+    return {
+      RecipientType: 2,
+      RecipientTitle: title,
+      Address: { ...address, CompanyTitle: title, BuildingName: title },
+      ...(p.tax_number ? { RecipientTaxIdentityNumber: p.tax_number } : {}),
+      ...contact,
+    };
   }
   const words = (p.attention_name || p.name || '').trim().split(/\s+/);
   // A one-word name has no surname: the contract requires one, so a dash stands for it.
@@ -164,7 +171,7 @@ export class KolayGelsinCarrier extends AccountCarrier<KolayGelsinCredentials, K
   readonly supportsPush = false;
   readonly supportsQuotes: boolean;
   private readonly rates?: RateTable;
-  protected declare readonly options: KolayGelsinCarrierOptions;
+  declare protected readonly options: KolayGelsinCarrierOptions;
 
   constructor(options: KolayGelsinCarrierOptions) {
     super(options, options.settings.base_url ?? KOLAY_GELSIN_TEST_URL);
@@ -174,11 +181,17 @@ export class KolayGelsinCarrier extends AccountCarrier<KolayGelsinCredentials, K
 
   /** From the account's rate table: domestic shipments up to its maximum; null otherwise. */
   async quote(spec: ShipmentSpec): Promise<Quote | null> {
-    return rateTableQuote(this.rates, spec, { providerId: this.id, country: 'TR', currency: this.options.settings.rates?.currency, serviceName: 'Kolay Gelsin' });
+    return rateTableQuote(this.rates, spec, {
+      providerId: this.id,
+      country: 'TR',
+      currency: this.options.settings.rates?.currency,
+      serviceName: 'Kolay Gelsin',
+    });
   }
 
   async book(req: BookingRequest): Promise<Booking> {
-    if (req.shipment.fromCountry.toUpperCase() !== 'TR' || req.shipment.toCountry.toUpperCase() !== 'TR') throw new CarrierRefusedError(this.id, 'Kolay Gelsin carries within Turkey only');
+    if (req.shipment.fromCountry.toUpperCase() !== 'TR' || req.shipment.toCountry.toUpperCase() !== 'TR')
+      throw new CarrierRefusedError(this.id, 'Kolay Gelsin carries within Turkey only');
     if (!req.draft.packages?.length) throw new CarrierRefusedError(this.id, 'Kolay Gelsin needs at least one package');
     const cost = (await this.quote(req.shipment)) ?? { providerId: this.id, baseCost: 0, currency: 'TRY', transitDays: 1, serviceName: 'Kolay Gelsin' };
     // The create is not idempotent: the booking activity asks findBooking first whenever an earlier try may have booked.
@@ -186,7 +199,8 @@ export class KolayGelsinCarrier extends AccountCarrier<KolayGelsinCredentials, K
     if (!recipient?.RecipientId) throw new CarrierRefusedError(this.id, 'Kolay Gelsin answered SaveRecipient without a RecipientId');
     const body = shipmentRequest(req, { credentials: this.options.credentials, settings: this.options.settings, recipientId: recipient.RecipientId });
     const created = await this.call<{ ShipmentId?: string | number; ShipmentTrackingLink?: string }>('SaveIntegrationShipment', body);
-    if (created?.ShipmentId === undefined || created.ShipmentId === null) throw new CarrierRefusedError(this.id, 'Kolay Gelsin answered SaveIntegrationShipment without a ShipmentId');
+    if (created?.ShipmentId === undefined || created.ShipmentId === null)
+      throw new CarrierRefusedError(this.id, 'Kolay Gelsin answered SaveIntegrationShipment without a ShipmentId');
     return this.bookingOf(req, cost, String(created.ShipmentId), created.ShipmentTrackingLink);
   }
 

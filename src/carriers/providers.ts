@@ -65,7 +65,10 @@ export interface ConsideredQuote {
 export function describeChoice(preference: Preference, chosen: ConsideredQuote, considered: readonly ConsideredQuote[]): string {
   const priced = (q: Quote) => `${q.baseCost.toFixed(2)} ${q.currency}, ${q.transitDays} day${q.transitDays === 1 ? '' : 's'}`;
   const answers = considered.map((c) => `${c.name} (#${c.providerId}): ${[c.quote && priced(c.quote), c.note].filter(Boolean).join('; ')}`);
-  return `Carrier chosen: ${chosen.name} (#${chosen.providerId}), the ${preference === 2 ? 'fastest' : 'cheapest'} of ${considered.length} asked — ${answers.join(' | ')}`.slice(0, 2000);
+  return `Carrier chosen: ${chosen.name} (#${chosen.providerId}), the ${preference === 2 ? 'fastest' : 'cheapest'} of ${considered.length} asked — ${answers.join(' | ')}`.slice(
+    0,
+    2000,
+  );
 }
 
 /** Cheapest and fastest compare prices in the currency consignment costs are kept in. */
@@ -107,8 +110,8 @@ export function createProviders(deps: ProvidersDeps) {
           : a.carrier === 'sendeo'
             ? // priced by the account's rate table; cancels before pickup only; polled (the contract has no webhook)
               { quotes: a.settings.rates !== undefined, cancel_in_transit: false, push_tracking: false }
-          : // dhl_express: rated by its rating operation; no cancel once DHL holds the parcel; polled
-            { quotes: true, cancel_in_transit: false, push_tracking: false },
+            : // dhl_express: rated by its rating operation; no cancel once DHL holds the parcel; polled
+              { quotes: true, cancel_in_transit: false, push_tracking: false },
   });
 
   /** Built carriers of accounts, rebuilt when the account changed (credentials or settings). */
@@ -137,13 +140,32 @@ export function createProviders(deps: ProvidersDeps) {
     const identity = { providerId, name: accountName(account), logoUrl: logoOf(providerId), http: deps.http };
     let carrier: Carrier;
     if (account.carrier === 'consignment_api') {
-      carrier = new ConsignmentApiCarrier({ ...identity, credentials: credentials as unknown as ConsignmentApiCredentials, settings: account.settings as ConsignmentApiSettings, lookupBudget });
+      carrier = new ConsignmentApiCarrier({
+        ...identity,
+        credentials: credentials as unknown as ConsignmentApiCredentials,
+        settings: account.settings as ConsignmentApiSettings,
+        lookupBudget,
+      });
     } else if (account.carrier === 'dhl_express') {
-      carrier = new DhlExpressCarrier({ ...identity, credentials: credentials as unknown as DhlExpressCredentials, settings: account.settings as DhlExpressSettings });
+      carrier = new DhlExpressCarrier({
+        ...identity,
+        credentials: credentials as unknown as DhlExpressCredentials,
+        settings: account.settings as DhlExpressSettings,
+      });
     } else if (account.carrier === 'sendeo') {
-      carrier = new SendeoCarrier({ ...identity, credentials: credentials as unknown as SendeoCredentials, settings: account.settings as SendeoSettings, lookupBudget });
+      carrier = new SendeoCarrier({
+        ...identity,
+        credentials: credentials as unknown as SendeoCredentials,
+        settings: account.settings as SendeoSettings,
+        lookupBudget,
+      });
     } else if (account.carrier === 'kolay_gelsin') {
-      carrier = new KolayGelsinCarrier({ ...identity, credentials: credentials as unknown as KolayGelsinCredentials, settings: account.settings as KolayGelsinSettings, lookupBudget });
+      carrier = new KolayGelsinCarrier({
+        ...identity,
+        credentials: credentials as unknown as KolayGelsinCredentials,
+        settings: account.settings as KolayGelsinSettings,
+        lookupBudget,
+      });
     } else {
       return undefined;
     }
@@ -179,7 +201,12 @@ export function createProviders(deps: ProvidersDeps) {
      * the built-in carriers and its active accounts (rating operations and rate tables), asked together. A
      * provider that cannot be asked is left out with the reason, not waited for again. Null when none quotes.
      */
-    async choose(customerId: number, spec: ShipmentSpec, parties: QuoteParties, preference: Preference): Promise<{ chosen: ConsideredQuote & { quote: Quote } | null; considered: ConsideredQuote[] }> {
+    async choose(
+      customerId: number,
+      spec: ShipmentSpec,
+      parties: QuoteParties,
+      preference: Preference,
+    ): Promise<{ chosen: (ConsideredQuote & { quote: Quote }) | null; considered: ConsideredQuote[] }> {
       const accounts = (await deps.accounts.listAll(customerId)).filter((a) => a.status === CARRIER_ACCOUNT_STATUS.ACTIVE && ofAccount(a).supports.quotes);
       const ids = [...deps.registry.all().map((c) => c.id), ...accounts.map((a) => a.providerId)];
       const considered = await Promise.all(
@@ -189,7 +216,8 @@ export function createProviders(deps: ProvidersDeps) {
           try {
             const quote = carrier && (await carrier.quote(spec, parties));
             if (!quote) return { providerId, name, note: 'does not take this shipment' };
-            if (quote.currency !== COMPARED_CURRENCY) return { providerId, name, quote, note: `priced in ${quote.currency}; only ${COMPARED_CURRENCY} prices are compared` };
+            if (quote.currency !== COMPARED_CURRENCY)
+              return { providerId, name, quote, note: `priced in ${quote.currency}; only ${COMPARED_CURRENCY} prices are compared` };
             return { providerId, name, quote };
           } catch (error) {
             return { providerId, name, note: error instanceof CarrierRefusedError ? error.reason : outboundFailureText(error) };
@@ -197,7 +225,10 @@ export function createProviders(deps: ProvidersDeps) {
         }),
       );
       const comparable = considered.filter((c): c is ConsideredQuote & { quote: Quote } => c.quote !== undefined && c.note === undefined);
-      const best = bestQuote(comparable.map((c) => ({ ...c, carrier: { id: c.providerId } })), preference);
+      const best = bestQuote(
+        comparable.map((c) => ({ ...c, carrier: { id: c.providerId } })),
+        preference,
+      );
       return { chosen: best && comparable.find((c) => c.providerId === best.providerId)!, considered };
     },
 

@@ -74,14 +74,23 @@ export function rateTableOf(rates: AccountRateSettings): RateTable {
   return { steps, perKgAbove: rates.per_unit_above ?? 0, maxKg: rates.max ?? steps[steps.length - 1]?.upToKg ?? 0, transitDays: rates.transit_days ?? 1 };
 }
 
-
 /**
  * The quote of an account's rate table, for carriers without a rating operation that carry within one
  * country: null without a table, abroad, outside `country`, or over the table's maximum.
  */
-export function rateTableQuote(table: RateTable | undefined, spec: ShipmentSpec, quoted: { providerId: number; country: string; currency?: string; serviceName: string }): Quote | null {
+export function rateTableQuote(
+  table: RateTable | undefined,
+  spec: ShipmentSpec,
+  quoted: { providerId: number; country: string; currency?: string; serviceName: string },
+): Quote | null {
   if (!table || zoneOf(spec) !== 'domestic' || spec.toCountry.trim().toUpperCase() !== quoted.country) return null;
   const price = priceFor(table, chargeableWeight(spec));
   if (price === null) return null;
-  return { providerId: quoted.providerId, baseCost: price, currency: quoted.currency ?? 'TRY', transitDays: table.transitDays, serviceName: quoted.serviceName };
+  return {
+    providerId: quoted.providerId,
+    baseCost: price,
+    currency: quoted.currency ?? 'TRY',
+    transitDays: table.transitDays,
+    serviceName: quoted.serviceName,
+  };
 }

@@ -1,5 +1,15 @@
 import { createHash } from 'node:crypto';
-import { CarrierRefusedError, type Booking, type BookingRequest, type CancelResult, type Carrier, type Quote, type ShipmentRef, type ShipmentSpec, type TrackingEvent } from './carrier';
+import {
+  CarrierRefusedError,
+  type Booking,
+  type BookingRequest,
+  type CancelResult,
+  type Carrier,
+  type Quote,
+  type ShipmentRef,
+  type ShipmentSpec,
+  type TrackingEvent,
+} from './carrier';
 import { chargeableWeight, isPriceable, priceFor, type RateTable, type Zone, zoneOf } from './rate-table';
 
 /**

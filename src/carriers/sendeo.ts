@@ -114,7 +114,8 @@ function field(object: unknown, name: string): unknown {
   for (const [key, value] of Object.entries(object)) if (key.toLowerCase() === lower) return value;
   return undefined;
 }
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : typeof value === 'number' ? String(value) : undefined);
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : typeof value === 'number' ? String(value) : undefined;
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(text).filter((v): v is string => v !== undefined) : []);
 
 /** The answer that means "no such delivery" (CANCELDELIVERY's 702, which its look-ups answer too). */
@@ -175,7 +176,7 @@ export class SendeoCarrier extends AccountCarrier<SendeoCredentials, SendeoSetti
   private readonly rates?: RateTable;
   private token?: { value: string; renewAt: number };
   private login?: Promise<string>;
-  protected declare readonly options: SendeoCarrierOptions;
+  declare protected readonly options: SendeoCarrierOptions;
 
   constructor(options: SendeoCarrierOptions) {
     super(options, options.settings.base_url ?? SENDEO_URL);
@@ -241,7 +242,10 @@ export class SendeoCarrier extends AccountCarrier<SendeoCredentials, SendeoSetti
       throw error;
     }
     const histories = field(answer, 'StatusHistories');
-    const entries = Array.isArray(histories) && histories.length > 0 ? histories : [{ StatusId: field(answer, 'State'), StatusDate: field(answer, 'UpdateDate'), Status: field(answer, 'StateText') }];
+    const entries =
+      Array.isArray(histories) && histories.length > 0
+        ? histories
+        : [{ StatusId: field(answer, 'State'), StatusDate: field(answer, 'UpdateDate'), Status: field(answer, 'StateText') }];
     const events: TrackingEvent[] = [];
     for (const entry of entries) {
       const code = Number(field(entry, 'StatusId'));
@@ -278,7 +282,8 @@ export class SendeoCarrier extends AccountCarrier<SendeoCredentials, SendeoSetti
     const packages = draft.packages ?? [];
     if (packages.length === 0) issues.push({ field: 'packages', reason: 'Sendeo needs at least one package' });
     const { cod } = cashOnDelivery(draft);
-    if (cod && cod.currency !== 'TRY') issues.push({ field: `special_services.${cod.index}.details.currency`, reason: 'Sendeo collects cash on delivery in TRY only' });
+    if (cod && cod.currency !== 'TRY')
+      issues.push({ field: `special_services.${cod.index}.details.currency`, reason: 'Sendeo collects cash on delivery in TRY only' });
     if (cod && cod.amount > SENDEO_MAX_COLLECTION_TRY) {
       issues.push({ field: `special_services.${cod.index}.details.amount`, reason: `Sendeo collects at most ${SENDEO_MAX_COLLECTION_TRY} TRY on delivery` });
     }
@@ -294,7 +299,10 @@ export class SendeoCarrier extends AccountCarrier<SendeoCredentials, SendeoSetti
     const [from, to] = await Promise.all([this.districtOf(parties.consignor, 'consignor', issues), this.districtOf(parties.consignee, 'consignee', issues)]);
     if (issues.length || !from || !to) throw new CarrierInputError(this.id, issues);
     const deliveryType = isReturn(draft) ? 2 : (this.options.settings.delivery_type ?? 1);
-    const content = packages.flatMap((p) => (p.items ?? []).map((i) => i.description)).filter(Boolean).join(', ');
+    const content = packages
+      .flatMap((p) => (p.items ?? []).map((i) => i.description))
+      .filter(Boolean)
+      .join(', ');
     const party = (p: PartyInput, d: District, role: 'Sender' | 'Receiver') => {
       const phone = sendeoPhone(p.phone_number);
       const tc = p.tax_number && /^[1-9]\d{10}$/.test(p.tax_number) ? p.tax_number : undefined;
@@ -331,7 +339,11 @@ export class SendeoCarrier extends AccountCarrier<SendeoCredentials, SendeoSetti
         return {
           Count: 1,
           ProductCode: '',
-          Description: (p.items ?? []).map((item) => item.description).filter(Boolean).join(', ').slice(0, 250),
+          Description: (p.items ?? [])
+            .map((item) => item.description)
+            .filter(Boolean)
+            .join(', ')
+            .slice(0, 250),
           // Whole numbers in the document; rounded up, so a parcel is never declared lighter than it is.
           Deci: Math.ceil(desi),
           Weigth: Math.ceil(weight),
@@ -359,9 +371,16 @@ export class SendeoCarrier extends AccountCarrier<SendeoCredentials, SendeoSetti
     const key = `${this.base}|${foldText(province)}|${foldText(district)}`;
     let found = districtCache.get(key);
     if (found === undefined) {
-      const answer = await this.call('GET', `/api/Cargo/GetCityDistricts?CityName=${encodeURIComponent(province)}&DistrictName=${encodeURIComponent(district)}`, {});
+      const answer = await this.call(
+        'GET',
+        `/api/Cargo/GetCityDistricts?CityName=${encodeURIComponent(province)}&DistrictName=${encodeURIComponent(district)}`,
+        {},
+      );
       const match = districtRows(answer).find((r) => foldText(r.name) === foldText(district));
-      found = match && Number.isSafeInteger(match.cityId ?? plate) && Number.isSafeInteger(match.districtId) && match.districtId > 0 ? { cityId: match.cityId ?? plate!, districtId: match.districtId } : null;
+      found =
+        match && Number.isSafeInteger(match.cityId ?? plate) && Number.isSafeInteger(match.districtId) && match.districtId > 0
+          ? { cityId: match.cityId ?? plate!, districtId: match.districtId }
+          : null;
       if (districtCache.size >= DISTRICT_CACHE_MAX) districtCache.clear();
       districtCache.set(key, found);
     }
@@ -382,7 +401,14 @@ export class SendeoCarrier extends AccountCarrier<SendeoCredentials, SendeoSetti
         CustomerReferenceNo: reference,
         Measurements: (req.draft.packages ?? []).map((p) => {
           const { weight, desi } = totals([p]);
-          return { Quantity: 1, Width: Math.ceil(p.width ?? 0), Length: Math.ceil(p.length ?? 0), Height: Math.ceil(p.height ?? 0), Deci: desi, Weight: weight };
+          return {
+            Quantity: 1,
+            Width: Math.ceil(p.width ?? 0),
+            Length: Math.ceil(p.length ?? 0),
+            Height: Math.ceil(p.height ?? 0),
+            Deci: desi,
+            Weight: weight,
+          };
         }),
       },
     });
@@ -406,7 +432,12 @@ export class SendeoCarrier extends AccountCarrier<SendeoCredentials, SendeoSetti
     if (this.token && this.now().getTime() < this.token.renewAt) return this.token.value;
     this.login ??= (async () => {
       try {
-        const answer = await this.send('POST', '/api/Token/LoginAES', { json: { musteri: this.options.credentials.customer_code, sifre: this.options.credentials.password } }, undefined);
+        const answer = await this.send(
+          'POST',
+          '/api/Token/LoginAES',
+          { json: { musteri: this.options.credentials.customer_code, sifre: this.options.credentials.password } },
+          undefined,
+        );
         const value = text(field(answer, 'Token'));
         if (!value) throw new CarrierRefusedError(this.id, 'Sendeo answered LoginAES without a token');
         this.token = { value, renewAt: this.now().getTime() + TOKEN_LIFETIME_MS - TOKEN_RENEW_EARLY_MS };

@@ -43,5 +43,8 @@ export function valueByCurrency(items: readonly Pick<CustomsItem, 'quantity' | '
 
 /** The sum of the lines' net weights, to the gram. */
 export function totalNetWeightKg(items: readonly Pick<CustomsItem, 'netWeightKg'>[]): number {
-  return roundTo(items.reduce((sum, item) => sum + item.netWeightKg, 0), 3);
+  return roundTo(
+    items.reduce((sum, item) => sum + item.netWeightKg, 0),
+    3,
+  );
 }

@@ -73,4 +73,3 @@ export function applicableCustomsDocuments(c: ConsignmentRecord, rates: SdrRates
   if (c.status === STATUS.CANCELLED) return { cn22: false, cn23: false, proforma: false };
   return customsDocuments(customsDataOf(c, { barcode: c.barcode, date: documentDate(c), carrierName: null }), rates);
 }
-

@@ -44,7 +44,12 @@ export interface WeighedPackage {
  * evenly; a package without a positive weight gives zeros.
  */
 export function allocateItemWeights(packages: readonly WeighedPackage[]): number[][] {
-  return packages.map((pkg) => splitGrams(packageGrams(pkg.weightKg), pkg.items.map((item) => positive(item.quantity))).map((g) => g / 1000));
+  return packages.map((pkg) =>
+    splitGrams(
+      packageGrams(pkg.weightKg),
+      pkg.items.map((item) => positive(item.quantity)),
+    ).map((g) => g / 1000),
+  );
 }
 
 /** The package weight in whole grams, rounded down so the shares never exceed it. */

@@ -128,12 +128,19 @@ class Sheet {
    */
   write(face: Face, size: number, text: string, x: number, y: number, width: number, align: Align = 'left'): number {
     const height = this.measure(face, size, text, width);
-    if (height > 0) this.doc.font(face).fontSize(size).text(text, x, y, { width, height: height + size, align, lineGap: 0 });
+    if (height > 0)
+      this.doc
+        .font(face)
+        .fontSize(size)
+        .text(text, x, y, { width, height: height + size, align, lineGap: 0 });
     return height;
   }
 
   rule(): void {
-    this.doc.moveTo(this.left, this.y).lineTo(this.left + this.width, this.y).stroke();
+    this.doc
+      .moveTo(this.left, this.y)
+      .lineTo(this.left + this.width, this.y)
+      .stroke();
   }
 
   space(points: number = this.style.gap): void {
@@ -173,7 +180,13 @@ function drawCn22(sheet: Sheet, data: CustomsData): void {
     ],
     [
       ...data.items.map((item) => ({
-        cells: [`${item.quantity} × ${item.description}`, formatKg(item.netWeightKg), money(lineValue(item), item.currency), hsCode(item), countryName(item.originIso2, lang)],
+        cells: [
+          `${item.quantity} × ${item.description}`,
+          formatKg(item.netWeightKg),
+          money(lineValue(item), item.currency),
+          hsCode(item),
+          countryName(item.originIso2, lang),
+        ],
       })),
       { cells: [text.totalGrossWeight, formatKg(data.grossWeightKg), '', '', ''], bold: true },
       { cells: [text.totalValue, '', values.map((v) => money(v.amount, v.currency)).join('\n'), '', ''], bold: true },
@@ -201,7 +214,15 @@ function drawCn23(sheet: Sheet, data: CustomsData): void {
     ],
     [
       ...data.items.map((item, i) => ({
-        cells: [String(i + 1), item.description, String(item.quantity), formatKg(item.netWeightKg), money(lineValue(item), item.currency), hsCode(item), countryName(item.originIso2, lang)],
+        cells: [
+          String(i + 1),
+          item.description,
+          String(item.quantity),
+          formatKg(item.netWeightKg),
+          money(lineValue(item), item.currency),
+          hsCode(item),
+          countryName(item.originIso2, lang),
+        ],
       })),
       { cells: ['', text.total, '', formatKg(totalNetWeightKg(data.items)), values.map((v) => money(v.amount, v.currency)).join('\n'), '', ''], bold: true },
     ],
@@ -245,7 +266,16 @@ function drawProforma(sheet: Sheet, data: CustomsData): void {
     ],
     [
       ...data.items.map((item, i) => ({
-        cells: [String(i + 1), item.description, hsCode(item), countryName(item.originIso2, lang), String(item.quantity), formatMoney(item.unitPrice), formatMoney(lineValue(item)), currencyCode(item.currency)],
+        cells: [
+          String(i + 1),
+          item.description,
+          hsCode(item),
+          countryName(item.originIso2, lang),
+          String(item.quantity),
+          formatMoney(item.unitPrice),
+          formatMoney(lineValue(item)),
+          currencyCode(item.currency),
+        ],
       })),
       ...values.map((v) => ({ cells: ['', text.total, '', '', '', '', formatMoney(v.amount), v.currency], bold: true })),
     ],
@@ -274,7 +304,8 @@ function drawHeading(sheet: Sheet, data: CustomsData, title: string, note: strin
     const titleHeight = sheet.write('bold', style.title, titleText, sheet.left, sheet.y, sheet.width - noteWidth - style.pad);
     sheet.write('regular', style.small, note, sheet.left + sheet.width - noteWidth, sheet.y, noteWidth, 'right');
     sheet.y += titleHeight + style.pad;
-    if (withCarrier && data.carrierName) sheet.y += sheet.write('regular', style.body, `${carrierCaption}: ${data.carrierName}`, sheet.left, sheet.y, sheet.width);
+    if (withCarrier && data.carrierName)
+      sheet.y += sheet.write('regular', style.body, `${carrierCaption}: ${data.carrierName}`, sheet.left, sheet.y, sheet.width);
     if (ids) sheet.y += sheet.write('bold', style.body, ids, sheet.left, sheet.y, sheet.width);
     sheet.y += style.pad;
     sheet.rule();
@@ -354,7 +385,10 @@ function drawCategories(sheet: Sheet, items: readonly CustomsItem[]): void {
   sheet.ensure(captionHeight + (row + 1) * lineHeight + style.gap);
   sheet.y += sheet.write('regular', style.small, text.category, sheet.left, sheet.y, sheet.width);
   for (const option of placed) {
-    sheet.doc.font('regular').fontSize(size).text(option.text, sheet.left + option.x, sheet.y + option.row * lineHeight, { lineBreak: false });
+    sheet.doc
+      .font('regular')
+      .fontSize(size)
+      .text(option.text, sheet.left + option.x, sheet.y + option.row * lineHeight, { lineBreak: false });
   }
   sheet.y += (row + 1) * lineHeight + style.gap;
 }
@@ -367,7 +401,9 @@ function drawFacts(sheet: Sheet, facts: [string, string][]): void {
   for (let start = 0; start < facts.length; start += perRow) {
     const row = facts.slice(start, start + perRow);
     const heights = row.map(
-      ([caption, value]) => sheet.measure('regular', style.small, caption, cellWidth - style.pad) + Math.max(sheet.measure('bold', style.body, value || ' ', cellWidth - style.pad), style.body * 1.2),
+      ([caption, value]) =>
+        sheet.measure('regular', style.small, caption, cellWidth - style.pad) +
+        Math.max(sheet.measure('bold', style.body, value || ' ', cellWidth - style.pad), style.body * 1.2),
     );
     const height = Math.max(...heights);
     sheet.ensure(height);
@@ -396,7 +432,10 @@ function drawDeclaration(sheet: Sheet, declaration: TextLine, caption: string, d
   const dateText = formatDocumentDate(date);
   sheet.write('bold', style.body, dateText, sheet.left, sheet.y + lineY - style.body * 1.3, sheet.width * 0.3);
   const signX = sheet.left + sheet.width * 0.35;
-  sheet.doc.moveTo(signX, sheet.y + lineY).lineTo(sheet.left + sheet.width, sheet.y + lineY).stroke();
+  sheet.doc
+    .moveTo(signX, sheet.y + lineY)
+    .lineTo(sheet.left + sheet.width, sheet.y + lineY)
+    .stroke();
   sheet.y += lineY + style.small;
 }
 

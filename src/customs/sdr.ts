@@ -70,7 +70,10 @@ export type DeclaredValue = { sdr: number } | { unknownCurrency: string };
  * cent as it is printed, converted, and the sum kept to the hundredth of an SDR so floating-point noise
  * cannot move a value across the 300 SDR ceiling.
  */
-export function declaredValueSdr(items: readonly Pick<CustomsItem, 'quantity' | 'unitPrice' | 'currency'>[], rates: SdrRates = DEFAULT_SDR_RATES): DeclaredValue {
+export function declaredValueSdr(
+  items: readonly Pick<CustomsItem, 'quantity' | 'unitPrice' | 'currency'>[],
+  rates: SdrRates = DEFAULT_SDR_RATES,
+): DeclaredValue {
   let sdr = 0;
   for (const { currency, amount } of valueByCurrency(items)) {
     const rate = sdrRate(rates, currency);

@@ -94,7 +94,13 @@ export function planOf(fields: readonly SearchField[]): Plan {
       postal: false,
     };
   }
-  return { mode: 'states', table: 'address_states', select: "a.state_code, a.state, '' AS city, '' AS place, '' AS postal_code", textFields: ['state'], postal: false };
+  return {
+    mode: 'states',
+    table: 'address_states',
+    select: "a.state_code, a.state, '' AS city, '' AS place, '' AS postal_code",
+    textFields: ['state'],
+    postal: false,
+  };
 }
 
 /** Smallest string greater than every string starting with `prefix`, in byte order (for a btree range). */
@@ -179,7 +185,9 @@ export function buildSearchSql(fields: readonly SearchField[], keyword: string):
     FROM cand GROUP BY field, key, main
 )`);
     for (const field of plan.textFields) {
-      hits.push(`SELECT a.id, n.tier, n.score, n.sim, n.main AS name FROM names n JOIN ${plan.table} a ON a.country_iso2 = ${country} AND a.${field}_key = n.key WHERE n.field = '${field}'`);
+      hits.push(
+        `SELECT a.id, n.tier, n.score, n.sim, n.main AS name FROM names n JOIN ${plan.table} a ON a.country_iso2 = ${country} AND a.${field}_key = n.key WHERE n.field = '${field}'`,
+      );
     }
   }
   if (postalKey) {
@@ -317,7 +325,11 @@ export async function insertNames(tx: Queryable, country: string, rows: [field: 
 }
 
 export async function insertNameVariants(tx: Queryable, country: string, variants: string[], mains: string[]): Promise<void> {
-  await tx.query(`INSERT INTO address_name_variants (country_iso2, variant, main) SELECT $1, * FROM unnest($2::text[], $3::text[])`, [country, variants, mains]);
+  await tx.query(`INSERT INTO address_name_variants (country_iso2, variant, main) SELECT $1, * FROM unnest($2::text[], $3::text[])`, [
+    country,
+    variants,
+    mains,
+  ]);
 }
 
 export async function recordDataset(tx: Queryable, dataset: { country: string; source: string; version: string; rowCount: number }): Promise<void> {
@@ -356,10 +368,10 @@ export interface AddressLocality {
 
 /** The (state, city) pairs a postal code belongs to. */
 export async function localitiesByPostalCode(q: Queryable, country: string, postalCode: string): Promise<AddressLocality[]> {
-  const { rows } = await q.query<AddressLocality>('SELECT DISTINCT state, city FROM addresses WHERE country_iso2 = $1 AND postal_key = $2 ORDER BY state, city LIMIT 20', [
-    country,
-    foldPostalCode(postalCode),
-  ]);
+  const { rows } = await q.query<AddressLocality>(
+    'SELECT DISTINCT state, city FROM addresses WHERE country_iso2 = $1 AND postal_key = $2 ORDER BY state, city LIMIT 20',
+    [country, foldPostalCode(postalCode)],
+  );
   return rows;
 }
 
@@ -385,22 +397,27 @@ export async function matchingNameKeys(q: Queryable, country: string, field: 'ci
 
 /** The (state, city) pairs whose city key is one of `cityKeys`. */
 export async function localitiesByCityKeys(q: Queryable, country: string, cityKeys: string[]): Promise<AddressLocality[]> {
-  const { rows } = await q.query<AddressLocality>('SELECT DISTINCT state, city FROM address_cities WHERE country_iso2 = $1 AND city_key = ANY($2::text[]) ORDER BY state, city LIMIT 50', [country, cityKeys]);
+  const { rows } = await q.query<AddressLocality>(
+    'SELECT DISTINCT state, city FROM address_cities WHERE country_iso2 = $1 AND city_key = ANY($2::text[]) ORDER BY state, city LIMIT 50',
+    [country, cityKeys],
+  );
   return rows;
 }
 
 /** The states whose key is one of `stateKeys`. */
 export async function statesByKeys(q: Queryable, country: string, stateKeys: string[]): Promise<string[]> {
-  const { rows } = await q.query<{ state: string }>('SELECT DISTINCT state FROM address_states WHERE country_iso2 = $1 AND state_key = ANY($2::text[]) ORDER BY state LIMIT 20', [country, stateKeys]);
+  const { rows } = await q.query<{ state: string }>(
+    'SELECT DISTINCT state FROM address_states WHERE country_iso2 = $1 AND state_key = ANY($2::text[]) ORDER BY state LIMIT 20',
+    [country, stateKeys],
+  );
   return rows.map((r) => r.state);
 }
 
 /** Up to two postal codes of a (state, city): one means the city has a single code. */
 export async function postalCodesOf(q: Queryable, country: string, locality: AddressLocality): Promise<string[]> {
-  const { rows } = await q.query<{ postal_code: string }>('SELECT DISTINCT postal_code FROM addresses WHERE country_iso2 = $1 AND state = $2 AND city = $3 ORDER BY postal_code LIMIT 2', [
-    country,
-    locality.state,
-    locality.city,
-  ]);
+  const { rows } = await q.query<{ postal_code: string }>(
+    'SELECT DISTINCT postal_code FROM addresses WHERE country_iso2 = $1 AND state = $2 AND city = $3 ORDER BY postal_code LIMIT 2',
+    [country, locality.state, locality.city],
+  );
   return rows.map((r) => r.postal_code);
 }

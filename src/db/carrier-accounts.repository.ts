@@ -55,7 +55,16 @@ export async function nextProviderId(q: Queryable): Promise<number> {
 
 export async function insertCarrierAccount(
   q: Queryable,
-  a: { providerId: number; customerId: number; carrier: string; description: string; credentials: Buffer; credentialsHint: string; settings: Record<string, unknown>; status: number },
+  a: {
+    providerId: number;
+    customerId: number;
+    carrier: string;
+    description: string;
+    credentials: Buffer;
+    credentialsHint: string;
+    settings: Record<string, unknown>;
+    status: number;
+  },
 ): Promise<CarrierAccountRecord> {
   const { rows } = await q.query<Row>(
     `INSERT INTO carrier_accounts (provider_id, customer_id, carrier, description, credentials, credentials_hint, settings, status)
@@ -67,13 +76,24 @@ export async function insertCarrierAccount(
 
 /** The customer's account (another customer's, or a deleted one, is not found). */
 export async function findCarrierAccount(q: Queryable, customerId: number, providerId: number): Promise<CarrierAccountRecord | undefined> {
-  const { rows } = await q.query<Row>(`SELECT ${COLUMNS} FROM carrier_accounts WHERE provider_id = $1 AND customer_id = $2 AND deleted_at IS NULL`, [providerId, customerId]);
+  const { rows } = await q.query<Row>(`SELECT ${COLUMNS} FROM carrier_accounts WHERE provider_id = $1 AND customer_id = $2 AND deleted_at IS NULL`, [
+    providerId,
+    customerId,
+  ]);
   return rows[0] && toRecord(rows[0]);
 }
 
-export async function listCarrierAccounts(q: Queryable, customerId: number, page: { limit: number; offset: number }): Promise<{ rows: CarrierAccountRecord[]; total: number }> {
+export async function listCarrierAccounts(
+  q: Queryable,
+  customerId: number,
+  page: { limit: number; offset: number },
+): Promise<{ rows: CarrierAccountRecord[]; total: number }> {
   const [list, count] = await Promise.all([
-    q.query<Row>(`SELECT ${COLUMNS} FROM carrier_accounts WHERE customer_id = $1 AND deleted_at IS NULL ORDER BY provider_id LIMIT $2 OFFSET $3`, [customerId, page.limit, page.offset]),
+    q.query<Row>(`SELECT ${COLUMNS} FROM carrier_accounts WHERE customer_id = $1 AND deleted_at IS NULL ORDER BY provider_id LIMIT $2 OFFSET $3`, [
+      customerId,
+      page.limit,
+      page.offset,
+    ]),
     q.query<{ n: number }>('SELECT count(*)::int AS n FROM carrier_accounts WHERE customer_id = $1 AND deleted_at IS NULL', [customerId]),
   ]);
   return { rows: list.rows.map(toRecord), total: Number(count.rows[0].n) };
@@ -100,10 +120,10 @@ export async function updateCarrierAccount(
  * consignments already booked with it can still be tracked and cancelled.
  */
 export async function deleteCarrierAccount(q: Queryable, customerId: number, providerId: number): Promise<boolean> {
-  const { rows } = await q.query('UPDATE carrier_accounts SET deleted_at = now(), updated_at = now() WHERE provider_id = $1 AND customer_id = $2 AND deleted_at IS NULL RETURNING provider_id', [
-    providerId,
-    customerId,
-  ]);
+  const { rows } = await q.query(
+    'UPDATE carrier_accounts SET deleted_at = now(), updated_at = now() WHERE provider_id = $1 AND customer_id = $2 AND deleted_at IS NULL RETURNING provider_id',
+    [providerId, customerId],
+  );
   return rows.length > 0;
 }
 
@@ -131,7 +151,9 @@ export async function findCarrierAccountForCarrier(
 
 /** The customer's accounts that are not deleted, every one (for the providers list). */
 export async function listAllCarrierAccounts(q: Queryable, customerId: number): Promise<CarrierAccountRecord[]> {
-  const { rows } = await q.query<Row>(`SELECT ${COLUMNS} FROM carrier_accounts WHERE customer_id = $1 AND deleted_at IS NULL ORDER BY provider_id`, [customerId]);
+  const { rows } = await q.query<Row>(`SELECT ${COLUMNS} FROM carrier_accounts WHERE customer_id = $1 AND deleted_at IS NULL ORDER BY provider_id`, [
+    customerId,
+  ]);
   return rows.map(toRecord);
 }
 

@@ -116,5 +116,9 @@ export async function recordIntent(q: Queryable, intent: { bookingKey: string; p
 }
 
 export async function closeIntent(q: Queryable, bookingKey: string, providerId: number, state: 'booked' | 'released'): Promise<void> {
-  await q.query('UPDATE carrier_booking_intents SET state = $3, updated_at = now() WHERE booking_key = $1 AND provider_id = $2', [bookingKey, providerId, state]);
+  await q.query('UPDATE carrier_booking_intents SET state = $3, updated_at = now() WHERE booking_key = $1 AND provider_id = $2', [
+    bookingKey,
+    providerId,
+    state,
+  ]);
 }

@@ -29,7 +29,9 @@ const packagesJson = (packages = 'consignment_packages', items = 'package_items'
   FROM ${packages} p WHERE p.consignment_id = c.id), '[]'::json)`;
 
 /** A consignment's columns as the record takes them, `c` being its row (a SELECT or an UPDATE's RETURNING). */
-const consignmentColumns = (packages = packagesJson()) => `c.id, c.uuid, c.customer_id, c.user_id, c.status, c.preference, c.provider_id, c.address_resolver_type,
+const consignmentColumns = (
+  packages = packagesJson(),
+) => `c.id, c.uuid, c.customer_id, c.user_id, c.status, c.preference, c.provider_id, c.address_resolver_type,
   c.reference_no, c.invoice_number, c.incoterms_type, c.specific_shipping_method, c.generate_provider_barcode,
   c.specific_provider_barcode, c.barcode, c.consignor, c.consignee, c.documents, c.special_services,
   c.weight, c.desi, c.consignment_type, c.import_id, c.tracking_code, c.tracking_url, c.service_name,
@@ -39,7 +41,17 @@ const CONSIGNMENT_COLUMNS = consignmentColumns();
 
 const SELECT_CONSIGNMENT = `SELECT ${CONSIGNMENT_COLUMNS} FROM consignments c`;
 
-const NUMERIC_COLUMNS = ['weight', 'desi', 'provider_base_cost', 'additional_cost', 'rule_cost', 'service_fee', 'special_service_fee', 'total_cost', 'currency_rate'] as const;
+const NUMERIC_COLUMNS = [
+  'weight',
+  'desi',
+  'provider_base_cost',
+  'additional_cost',
+  'rule_cost',
+  'service_fee',
+  'special_service_fee',
+  'total_cost',
+  'currency_rate',
+] as const;
 
 type ConsignmentRow = Omit<ConsignmentRecord, 'created_at' | 'updated_at' | 'processed_at' | (typeof NUMERIC_COLUMNS)[number]> &
   Record<(typeof NUMERIC_COLUMNS)[number], number | string> & { created_at: Timestamp; updated_at: Timestamp; processed_at: Timestamp | null };
@@ -59,7 +71,8 @@ function toRecord(row: ConsignmentRow): ConsignmentRecord {
   };
 }
 
-export type ConsignmentKey = { uuid: string } | { id: number; customerId: number } | { referenceNo: string; customerId: number } | { barcode: string; customerId: number };
+export type ConsignmentKey =
+  { uuid: string } | { id: number; customerId: number } | { referenceNo: string; customerId: number } | { barcode: string; customerId: number };
 
 /** A consignment by `key`; `forUpdate` also locks its row for the rest of the transaction. */
 function keyCondition(key: ConsignmentKey): [where: string, params: unknown[]] {
@@ -84,7 +97,11 @@ const HISTORY_AND_LABELS_JSON = `
     FROM labels l WHERE l.consignment_id = c.id), '[]'::json) AS labels,
   ${DOCUMENT_FILES_JSON} AS document_files`;
 
-type DetailRow = ConsignmentRow & { history: (Omit<HistoryEntry, 'occurred_at'> & { occurred_at: string })[]; labels: LabelSummary[]; document_files: Parameters<typeof documentRecords>[0] };
+type DetailRow = ConsignmentRow & {
+  history: (Omit<HistoryEntry, 'occurred_at'> & { occurred_at: string })[];
+  labels: LabelSummary[];
+  document_files: Parameters<typeof documentRecords>[0];
+};
 /** A consignment with its history, labels and the uploaded documents it references. */
 export type ConsignmentDetails = { consignment: ConsignmentRecord; history: HistoryEntry[]; labels: LabelSummary[]; documents: DocumentRecord[] };
 
@@ -109,7 +126,10 @@ function toDetails({ detail }: { detail: string }): ConsignmentDetails {
 /** A consignment with its history (in the order the status changes were applied; `occurred_at` is the carrier's own time) and its labels, in one statement. */
 export async function findConsignmentDetails(q: Queryable, key: ConsignmentKey): Promise<ConsignmentDetails | undefined> {
   const [where, params] = keyCondition(key);
-  const { rows } = await q.query<{ detail: string }>(asJsonText(`SELECT ${CONSIGNMENT_COLUMNS}, ${HISTORY_AND_LABELS_JSON} FROM consignments c WHERE ${where}`), params);
+  const { rows } = await q.query<{ detail: string }>(
+    asJsonText(`SELECT ${CONSIGNMENT_COLUMNS}, ${HISTORY_AND_LABELS_JSON} FROM consignments c WHERE ${where}`),
+    params,
+  );
   return rows[0] ? toDetails(rows[0]) : undefined;
 }
 
@@ -120,7 +140,12 @@ const likePrefix = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)
  * A page of a customer's consignments matching `filter`, newest first, in detail form (history and labels
  * beside each), and how many match in all. Two statements: the page, and the count.
  */
-export async function listConsignments(q: Queryable, customerId: number, filter: ConsignmentFilter, page: PageRequest): Promise<{ rows: ConsignmentDetails[]; total: number }> {
+export async function listConsignments(
+  q: Queryable,
+  customerId: number,
+  filter: ConsignmentFilter,
+  page: PageRequest,
+): Promise<{ rows: ConsignmentDetails[]; total: number }> {
   const params: unknown[] = [customerId];
   const where = ['c.customer_id = $1'];
   const add = (condition: (n: string) => string, value: unknown) => {
@@ -154,7 +179,10 @@ export type ConsignmentRef = Pick<ConsignmentRecord, 'id' | 'uuid' | 'reference_
 
 /** A customer's consignment without loading it whole. */
 export async function findConsignmentRef(q: Queryable, customerId: number, id: number): Promise<ConsignmentRef | undefined> {
-  const { rows } = await q.query<ConsignmentRef>('SELECT id, uuid, reference_no, provider_id, import_id, status FROM consignments WHERE id = $1 AND customer_id = $2', [id, customerId]);
+  const { rows } = await q.query<ConsignmentRef>(
+    'SELECT id, uuid, reference_no, provider_id, import_id, status FROM consignments WHERE id = $1 AND customer_id = $2',
+    [id, customerId],
+  );
   const row = rows[0];
   return row && { ...row, id: Number(row.id), provider_id: row.provider_id === null ? null : Number(row.provider_id) };
 }
@@ -163,12 +191,16 @@ export async function findConsignmentRef(q: Queryable, customerId: number, id: n
  * Deletes a draft (status 24) and what cascades from it (packages, history, outbox entry): the row as it was,
  * or undefined when there is no such draft (gone already, or no longer a draft: `status` says which).
  */
-export async function deleteDraftRow(tx: Queryable, uuid: string): Promise<{ deleted?: { id: number; customerId: number; referenceNo: string | null; status: number }; status?: number }> {
+export async function deleteDraftRow(
+  tx: Queryable,
+  uuid: string,
+): Promise<{ deleted?: { id: number; customerId: number; referenceNo: string | null; status: number }; status?: number }> {
   const { rows } = await tx.query<{ id: number; customer_id: number; reference_no: string | null; status: number }>(
     `DELETE FROM consignments WHERE uuid = $1 AND status = $2 RETURNING id, customer_id, reference_no, status`,
     [uuid, STATUS.NEW_DRAFT],
   );
-  if (rows[0]) return { deleted: { id: Number(rows[0].id), customerId: Number(rows[0].customer_id), referenceNo: rows[0].reference_no, status: rows[0].status } };
+  if (rows[0])
+    return { deleted: { id: Number(rows[0].id), customerId: Number(rows[0].customer_id), referenceNo: rows[0].reference_no, status: rows[0].status } };
   const left = await tx.query<{ status: number }>('SELECT status FROM consignments WHERE uuid = $1', [uuid]);
   return { status: left.rows[0]?.status };
 }
@@ -189,7 +221,10 @@ export async function refuseTakenReference(q: Queryable, customerId: number, ref
 
 /** The consignment a carrier's tracking code belongs to (carrier events name shipments by tracking code). */
 export async function findByTrackingCode(q: Queryable, providerId: number, trackingCode: string): Promise<{ uuid: string; id: number } | undefined> {
-  const { rows } = await q.query<{ uuid: string; id: number }>('SELECT uuid, id FROM consignments WHERE provider_id = $1 AND tracking_code = $2', [providerId, trackingCode]);
+  const { rows } = await q.query<{ uuid: string; id: number }>('SELECT uuid, id FROM consignments WHERE provider_id = $1 AND tracking_code = $2', [
+    providerId,
+    trackingCode,
+  ]);
   return rows[0] && { uuid: rows[0].uuid, id: Number(rows[0].id) };
 }
 
@@ -337,7 +372,16 @@ const insertDraftsStatement = (skipTaken: boolean, idsOnly: boolean) => `WITH d 
 /** The parameters of insertDraftsStatement. */
 const insertDraftsParams = (drafts: NewDraft[], enqueueStart: boolean) => [
   JSON.stringify(
-    drafts.map((d, ord) => ({ ord, uuid: d.uuid, customer_id: d.customerId, user_id: d.userId, status: d.status, import_id: d.importId ?? null, status_message: d.statusMessage, ...draftRow(d.draft) })),
+    drafts.map((d, ord) => ({
+      ord,
+      uuid: d.uuid,
+      customer_id: d.customerId,
+      user_id: d.userId,
+      status: d.status,
+      import_id: d.importId ?? null,
+      status_message: d.statusMessage,
+      ...draftRow(d.draft),
+    })),
   ),
   JSON.stringify(drafts.flatMap((d) => packageRows(d.uuid, d.draft.packages ?? []))),
   JSON.stringify(drafts.flatMap((d) => itemRows(d.uuid, d.draft.packages ?? []))),
@@ -349,7 +393,11 @@ const insertDraftsParams = (drafts: NewDraft[], enqueueStart: boolean) => [
  * (the relay starts its workflow), in one statement, and returns it as stored. Idempotent on uuid: a retried
  * call returns the stored draft, `created` false. A reference_no the customer used already fails it.
  */
-export async function insertDraft(q: Queryable, input: NewDraft, options: { enqueueStart?: boolean } = {}): Promise<{ record: ConsignmentRecord; created: boolean }> {
+export async function insertDraft(
+  q: Queryable,
+  input: NewDraft,
+  options: { enqueueStart?: boolean } = {},
+): Promise<{ record: ConsignmentRecord; created: boolean }> {
   // Concurrent requests with the same uuid (an Idempotency-Key replayed at once): the first inserts, the
   // others find its row (or trip over its reference_no first: the caller then finds it by uuid).
   const { rows } = await q.query<ConsignmentRow>(insertDraftsStatement(false, false), insertDraftsParams([input], options.enqueueStart ?? false));
@@ -362,7 +410,10 @@ export async function insertDraft(q: Queryable, input: NewDraft, options: { enqu
 export async function saveDraft(tx: Queryable, uuid: string, draft: DraftInput, replacePackages: boolean): Promise<void> {
   const columns = draftColumns(draft);
   const assignments = DRAFT_COLUMNS.split(',').map((c, i) => `${c.trim()} = $${i + 2}`);
-  const { rows } = await tx.query<{ id: number }>(`UPDATE consignments SET ${assignments.join(', ')}, updated_at = now() WHERE uuid = $1 RETURNING id`, [uuid, ...columns]);
+  const { rows } = await tx.query<{ id: number }>(`UPDATE consignments SET ${assignments.join(', ')}, updated_at = now() WHERE uuid = $1 RETURNING id`, [
+    uuid,
+    ...columns,
+  ]);
   if (!replacePackages) return;
   const packages = draft.packages ?? [];
   await tx.query(
@@ -392,7 +443,21 @@ export async function markProcessed(tx: Queryable, uuid: string, f: ProcessedFie
        provider_base_cost = $8, additional_cost = 0, rule_cost = 0, service_fee = $9, special_service_fee = $10, total_cost = $11,
        currency_code = $12, currency_rate = 1, processed_at = now(), updated_at = now(), process_key = $13
      WHERE uuid = $1 RETURNING ${CONSIGNMENT_COLUMNS}`,
-    [uuid, f.status, f.barcode, f.providerId, f.trackingCode, f.trackingUrl, f.serviceName, f.costs.baseCost, f.costs.serviceFee, f.costs.specialServiceFee, f.costs.totalCost, f.currency, f.processKey ?? null],
+    [
+      uuid,
+      f.status,
+      f.barcode,
+      f.providerId,
+      f.trackingCode,
+      f.trackingUrl,
+      f.serviceName,
+      f.costs.baseCost,
+      f.costs.serviceFee,
+      f.costs.specialServiceFee,
+      f.costs.totalCost,
+      f.currency,
+      f.processKey ?? null,
+    ],
   );
   if (!rows[0]) throw new DomainError('CONSIGNMENT_NOT_FOUND');
   return toRecord(rows[0]);
@@ -406,7 +471,10 @@ export async function findProcessKey(q: Queryable, uuid: string): Promise<string
 
 /** Moves the status from `from` to `to`: the consignment as written, or undefined when its status was not `from` (a retried write, or a race lost). */
 export async function moveStatus(tx: Queryable, uuid: string, from: number, to: number): Promise<ConsignmentRecord | undefined> {
-  const { rows } = await tx.query<ConsignmentRow>(`UPDATE consignments c SET status = $3, updated_at = now() WHERE uuid = $1 AND status = $2 RETURNING ${CONSIGNMENT_COLUMNS}`, [uuid, from, to]);
+  const { rows } = await tx.query<ConsignmentRow>(
+    `UPDATE consignments c SET status = $3, updated_at = now() WHERE uuid = $1 AND status = $2 RETURNING ${CONSIGNMENT_COLUMNS}`,
+    [uuid, from, to],
+  );
   return rows[0] && toRecord(rows[0]);
 }
 
@@ -425,10 +493,10 @@ export async function insertHistory(
 /** The customer's consignments with any of `referenceNos`. */
 export async function findByReferences(q: Queryable, customerId: number, referenceNos: string[]): Promise<{ referenceNo: string; uuid: string; id: number }[]> {
   if (referenceNos.length === 0) return [];
-  const { rows } = await q.query<{ reference_no: string; uuid: string; id: number }>('SELECT reference_no, uuid, id FROM consignments WHERE customer_id = $1 AND reference_no = ANY($2::text[])', [
-    customerId,
-    referenceNos,
-  ]);
+  const { rows } = await q.query<{ reference_no: string; uuid: string; id: number }>(
+    'SELECT reference_no, uuid, id FROM consignments WHERE customer_id = $1 AND reference_no = ANY($2::text[])',
+    [customerId, referenceNos],
+  );
   return rows.map((r) => ({ referenceNo: r.reference_no, uuid: r.uuid, id: Number(r.id) }));
 }
 

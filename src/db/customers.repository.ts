@@ -61,7 +61,12 @@ export async function createCustomer(db: Database, input: NewCustomer, apiKey: s
       input.firstname ?? 'API',
       input.lastname ?? 'User',
     ]);
-    await tx.query('INSERT INTO api_keys (customer_id, user_id, key_hash, key_prefix) VALUES ($1, $2, $3, $4)', [customer.id, user.rows[0].id, hashApiKey(apiKey), apiKey.slice(0, 7)]);
+    await tx.query('INSERT INTO api_keys (customer_id, user_id, key_hash, key_prefix) VALUES ($1, $2, $3, $4)', [
+      customer.id,
+      user.rows[0].id,
+      hashApiKey(apiKey),
+      apiKey.slice(0, 7),
+    ]);
     return {
       customerId: customer.id,
       customerCode: customer.customer_code,

@@ -32,7 +32,11 @@ export interface DatabaseOptions {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return timedDatabase(options.url ? await openPostgres(options.url, options.poolSize ?? 20) : await openPglite(options.dataDir, options.pgliteThread ?? true, options.pgliteMaxStatements));
+  return timedDatabase(
+    options.url
+      ? await openPostgres(options.url, options.poolSize ?? 20)
+      : await openPglite(options.dataDir, options.pgliteThread ?? true, options.pgliteMaxStatements),
+  );
 }
 
 /** Statements and transactions count into the `db` stage of the request that runs them (Server-Timing). */
@@ -98,7 +102,8 @@ async function openPglite(dataDir: string | undefined, inThread: boolean, maxSta
   return {
     kind: 'pglite',
     query,
-    transaction: (fn) => pglite.transaction((tx) => fn({ query: async <T>(sql: string, params?: unknown[]) => ({ rows: (await tx.query<T>(sql, params as unknown[])).rows }) })),
+    transaction: (fn) =>
+      pglite.transaction((tx) => fn({ query: async <T>(sql: string, params?: unknown[]) => ({ rows: (await tx.query<T>(sql, params as unknown[])).rows }) })),
     withLock,
     close: () => pglite.close(),
   };

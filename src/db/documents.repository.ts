@@ -11,7 +11,13 @@ export interface DocumentRecord {
 }
 
 type Row = { id: number | string; file_name: string; content_type: DocumentType; size: number; created_at: Date | string };
-const toRecord = (r: Row): DocumentRecord => ({ id: Number(r.id), fileName: r.file_name, contentType: r.content_type, size: r.size, createdAt: new Date(r.created_at).toISOString() });
+const toRecord = (r: Row): DocumentRecord => ({
+  id: Number(r.id),
+  fileName: r.file_name,
+  contentType: r.content_type,
+  size: r.size,
+  createdAt: new Date(r.created_at).toISOString(),
+});
 
 /** The JSON of a row's documents beside a consignment `c` (its `documents[].id` that are its customer's). */
 export const DOCUMENT_FILES_JSON = `COALESCE((SELECT json_agg(json_build_object('id', d.id, 'file_name', d.file_name, 'content_type', d.content_type, 'size', d.size, 'created_at', d.created_at))
@@ -41,6 +47,8 @@ export async function findOwnedDocumentIds(q: Queryable, customerId: number, ids
 
 /** A document's bytes and description, for its signed download. */
 export async function findDocumentFile(q: Queryable, id: number): Promise<(DocumentRecord & { content: Uint8Array }) | undefined> {
-  const { rows } = await q.query<Row & { content: Uint8Array }>('SELECT id, file_name, content_type, size, created_at, content FROM documents WHERE id = $1', [id]);
+  const { rows } = await q.query<Row & { content: Uint8Array }>('SELECT id, file_name, content_type, size, created_at, content FROM documents WHERE id = $1', [
+    id,
+  ]);
   return rows[0] && { ...toRecord(rows[0]), content: rows[0].content };
 }

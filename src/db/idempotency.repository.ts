@@ -34,7 +34,12 @@ export async function claimIdempotencyKey(
   return existing.rows[0];
 }
 
-export async function saveIdempotentResponse(q: Queryable, key: { customerId: number; scope: string; key: string }, status: number, body: unknown): Promise<void> {
+export async function saveIdempotentResponse(
+  q: Queryable,
+  key: { customerId: number; scope: string; key: string },
+  status: number,
+  body: unknown,
+): Promise<void> {
   await q.query(
     'UPDATE idempotency_keys SET response_status = $4, response_body = $5 WHERE customer_id = $1 AND scope = $2 AND key = $3 AND response_status IS NULL',
     [key.customerId, key.scope, key.key, status, JSON.stringify(body)],

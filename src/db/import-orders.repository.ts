@@ -25,7 +25,15 @@ export interface ParsedOrder {
  * the same seqs again and changes nothing.
  */
 export async function insertParsedOrders(q: Queryable, importId: string, orders: ParsedOrder[], cursor: ParseCursor, parsed: boolean): Promise<number> {
-  const payload = orders.map((o) => ({ seq: o.seq, first_row: o.firstRow, row_count: o.rowCount, order_no: o.orderNo === null ? null : storableText(o.orderNo), state: o.state, draft: o.draft, errors: o.errors }));
+  const payload = orders.map((o) => ({
+    seq: o.seq,
+    first_row: o.firstRow,
+    row_count: o.rowCount,
+    order_no: o.orderNo === null ? null : storableText(o.orderNo),
+    state: o.state,
+    draft: o.draft,
+    errors: o.errors,
+  }));
   const { rows } = await q.query<{ inserted: number }>(
     `WITH ins AS (
        INSERT INTO import_orders (import_id, seq, first_row, row_count, order_no, state, draft, errors)
@@ -58,7 +66,15 @@ export interface StoredOrder {
 }
 
 export async function loadOrders(q: Queryable, importId: string, fromSeq: number, toSeq: number): Promise<StoredOrder[]> {
-  const { rows } = await q.query<{ seq: number; first_row: number; row_count: number; order_no: string | null; state: OrderState; draft: DraftInput | null; consignment_id: number | string | null }>(
+  const { rows } = await q.query<{
+    seq: number;
+    first_row: number;
+    row_count: number;
+    order_no: string | null;
+    state: OrderState;
+    draft: DraftInput | null;
+    consignment_id: number | string | null;
+  }>(
     'SELECT seq, first_row, row_count, order_no, state, draft, consignment_id FROM import_orders WHERE import_id = $1 AND seq >= $2 AND seq < $3 ORDER BY seq',
     [importId, fromSeq, toSeq],
   );
@@ -87,7 +103,13 @@ export interface OrderTransition {
  */
 export async function recordTransitions(q: Queryable, importId: string, process: boolean, transitions: OrderTransition[]): Promise<void> {
   if (transitions.length === 0) return;
-  const payload = transitions.map((t) => ({ seq: t.seq, from_state: t.from, to_state: t.to, consignment_id: t.consignmentId ?? null, errors: t.errors ?? null }));
+  const payload = transitions.map((t) => ({
+    seq: t.seq,
+    from_state: t.from,
+    to_state: t.to,
+    consignment_id: t.consignmentId ?? null,
+    errors: t.errors ?? null,
+  }));
   const doneStates = ['invalid', 'duplicate', 'processed', 'failed', 'cancelled', ...(process ? [] : ['created'])];
   await q.query(
     `WITH moved AS (
@@ -130,12 +152,19 @@ export async function listOrderErrors(q: Queryable, importId: string, afterSeq: 
 
 /** The number of error entries (one per problem) of an import. */
 export async function countOrderErrors(q: Queryable, importId: string): Promise<number> {
-  const { rows } = await q.query<{ n: number }>('SELECT COALESCE(sum(jsonb_array_length(errors)), 0)::int AS n FROM import_orders WHERE import_id = $1 AND errors IS NOT NULL', [importId]);
+  const { rows } = await q.query<{ n: number }>(
+    'SELECT COALESCE(sum(jsonb_array_length(errors)), 0)::int AS n FROM import_orders WHERE import_id = $1 AND errors IS NOT NULL',
+    [importId],
+  );
   return Number(rows[0].n);
 }
 
 /** One page of error entries (one per problem), in file order. */
-export async function listErrorEntries(q: Queryable, importId: string, page: { limit: number; offset: number }): Promise<{ orderNo: string | null; issue: OrderIssue }[]> {
+export async function listErrorEntries(
+  q: Queryable,
+  importId: string,
+  page: { limit: number; offset: number },
+): Promise<{ orderNo: string | null; issue: OrderIssue }[]> {
   const { rows } = await q.query<{ order_no: string | null; issue: OrderIssue }>(
     `SELECT o.order_no, e.value AS issue
        FROM import_orders o CROSS JOIN LATERAL jsonb_array_elements(o.errors) WITH ORDINALITY AS e(value, n)
@@ -165,7 +194,11 @@ export interface CorrectionEntry {
 }
 
 /** A page of an import's corrections (one entry per corrected field), in file order, and how many there are. */
-export async function listCorrections(q: Queryable, importId: string, page: { limit: number; offset: number }): Promise<{ entries: CorrectionEntry[]; total: number }> {
+export async function listCorrections(
+  q: Queryable,
+  importId: string,
+  page: { limit: number; offset: number },
+): Promise<{ entries: CorrectionEntry[]; total: number }> {
   const [rows, count] = await Promise.all([
     q.query<{ first_row: number; order_no: string | null; correction: AddressCorrection }>(
       `SELECT o.first_row, o.order_no, e.value AS correction
@@ -174,7 +207,10 @@ export async function listCorrections(q: Queryable, importId: string, page: { li
         ORDER BY o.seq, e.n LIMIT $2 OFFSET $3`,
       [importId, page.limit, page.offset],
     ),
-    q.query<{ n: number }>('SELECT COALESCE(sum(jsonb_array_length(corrections)), 0)::int AS n FROM import_orders WHERE import_id = $1 AND corrections IS NOT NULL', [importId]),
+    q.query<{ n: number }>(
+      'SELECT COALESCE(sum(jsonb_array_length(corrections)), 0)::int AS n FROM import_orders WHERE import_id = $1 AND corrections IS NOT NULL',
+      [importId],
+    ),
   ]);
   return { entries: rows.rows.map((r) => ({ row: r.first_row, orderNo: r.order_no, correction: r.correction })), total: Number(count.rows[0].n) };
 }

@@ -55,7 +55,19 @@ export async function insertImport(q: Queryable, input: NewImport): Promise<bool
   const { rows } = await q.query(
     `INSERT INTO imports (id, customer_id, user_id, file_id, file_name, file_bytes, file_sha256, delimiter, header, total_rows, options)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING RETURNING id`,
-    [input.id, input.customerId, input.userId, input.fileId, input.fileName === null ? null : storableText(input.fileName), input.fileBytes, input.fileSha256, input.delimiter, JSON.stringify(input.header.map(storableText)), input.totalRows, JSON.stringify(input.options)],
+    [
+      input.id,
+      input.customerId,
+      input.userId,
+      input.fileId,
+      input.fileName === null ? null : storableText(input.fileName),
+      input.fileBytes,
+      input.fileSha256,
+      input.delimiter,
+      JSON.stringify(input.header.map(storableText)),
+      input.totalRows,
+      JSON.stringify(input.options),
+    ],
   );
   return rows.length > 0;
 }
@@ -98,7 +110,15 @@ function toImport(r: ImportRow): ImportRecord {
     totalRows: r.total_rows,
     options: r.options,
     state: r.state,
-    counts: { rows: r.rows_read, orders: r.orders, created: r.created, processed: r.processed, failed: r.failed, duplicates: r.duplicates, cancelled: r.cancelled },
+    counts: {
+      rows: r.rows_read,
+      orders: r.orders,
+      created: r.created,
+      processed: r.processed,
+      failed: r.failed,
+      duplicates: r.duplicates,
+      cancelled: r.cancelled,
+    },
     ordersDone: r.orders_done,
     rowsDone: r.rows_done,
     parsed: r.parsed,
@@ -112,11 +132,18 @@ function toImport(r: ImportRow): ImportRecord {
 /** An import by id; with `customerId`, only that customer's (another customer's import does not exist for them). */
 export async function findImport(q: Queryable, id: string, customerId?: number): Promise<ImportRecord | undefined> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined;
-  const { rows } = await q.query<ImportRow>(`SELECT * FROM imports WHERE id = $1 ${customerId === undefined ? '' : 'AND customer_id = $2'}`, customerId === undefined ? [id] : [id, customerId]);
+  const { rows } = await q.query<ImportRow>(
+    `SELECT * FROM imports WHERE id = $1 ${customerId === undefined ? '' : 'AND customer_id = $2'}`,
+    customerId === undefined ? [id] : [id, customerId],
+  );
   return rows[0] && toImport(rows[0]);
 }
 
-export async function listImports(q: Queryable, customerId: number, page: { limit: number; offset: number }): Promise<{ imports: ImportRecord[]; total: number }> {
+export async function listImports(
+  q: Queryable,
+  customerId: number,
+  page: { limit: number; offset: number },
+): Promise<{ imports: ImportRecord[]; total: number }> {
   const [list, count] = await Promise.all([
     q.query<ImportRow>('SELECT * FROM imports WHERE customer_id = $1 ORDER BY created_at DESC, id LIMIT $2 OFFSET $3', [customerId, page.limit, page.offset]),
     q.query<{ n: number }>('SELECT count(*)::int AS n FROM imports WHERE customer_id = $1', [customerId]),
@@ -133,7 +160,12 @@ export async function markImportStarted(q: Queryable, id: string): Promise<void>
  * Finishes an import once: its final state, the error that failed it, and, when cancelled, every order not
  * yet created marked cancelled. The stored file is dropped: nothing reads it any more.
  */
-export async function finishImport(q: Queryable, id: string, state: Exclude<ImportState, 'queued' | 'running'>, error: ImportRecord['error'] = null): Promise<void> {
+export async function finishImport(
+  q: Queryable,
+  id: string,
+  state: Exclude<ImportState, 'queued' | 'running'>,
+  error: ImportRecord['error'] = null,
+): Promise<void> {
   const { rows } = await q.query<{ file_id: string }>(
     `UPDATE imports SET state = $2, error = $3, finished_at = now(), started_at = COALESCE(started_at, now()), updated_at = now()
      WHERE id = $1 AND state IN ('queued', 'running') RETURNING file_id`,

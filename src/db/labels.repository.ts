@@ -11,7 +11,11 @@ export interface LabelSummary {
 }
 
 /** The label in `format`; undefined when there is no such label, or it exists only in the other format (a carrier's own label). */
-export async function findLabelFile(q: Queryable, labelId: number, format: 'pdf' | 'zpl'): Promise<{ content: Buffer | string; voided: boolean; fileName: string } | undefined> {
+export async function findLabelFile(
+  q: Queryable,
+  labelId: number,
+  format: 'pdf' | 'zpl',
+): Promise<{ content: Buffer | string; voided: boolean; fileName: string } | undefined> {
   const { rows } = await q.query<{ pdf: Uint8Array | null; zpl: string | null; voided: boolean; file_name: string }>(
     `SELECT ${format === 'pdf' ? 'pdf' : 'zpl'}, voided_at IS NOT NULL AS voided, file_name FROM labels WHERE id = $1`,
     [labelId],
@@ -56,7 +60,15 @@ export interface BatchLabelRow {
 }
 
 const BATCH_COLUMNS = `c.id, c.barcode, c.reference_no, l.id AS label_id, l.voided_at IS NOT NULL AS voided, l.pdf IS NOT NULL AS has_pdf, l.zpl IS NOT NULL AS has_zpl`;
-type BatchRow = { id: number | string; barcode: string | null; reference_no: string | null; label_id: number | string | null; voided: boolean | null; has_pdf: boolean | null; has_zpl: boolean | null };
+type BatchRow = {
+  id: number | string;
+  barcode: string | null;
+  reference_no: string | null;
+  label_id: number | string | null;
+  voided: boolean | null;
+  has_pdf: boolean | null;
+  has_zpl: boolean | null;
+};
 const toBatchRow = (r: BatchRow): BatchLabelRow => ({
   consignmentId: Number(r.id),
   barcode: r.barcode,
@@ -91,6 +103,9 @@ export async function findImportLabels(q: Queryable, customerId: number, importI
 
 /** The files of these labels in `format`, by label id; a few at a time keeps a batch's memory bounded. */
 export async function loadLabelFiles(q: Queryable, labelIds: number[], format: 'pdf' | 'zpl'): Promise<Map<number, Uint8Array | string>> {
-  const { rows } = await q.query<{ id: number | string; content: Uint8Array | string | null }>(`SELECT id, ${format === 'pdf' ? 'pdf' : 'zpl'} AS content FROM labels WHERE id = ANY($1::bigint[])`, [labelIds]);
+  const { rows } = await q.query<{ id: number | string; content: Uint8Array | string | null }>(
+    `SELECT id, ${format === 'pdf' ? 'pdf' : 'zpl'} AS content FROM labels WHERE id = ANY($1::bigint[])`,
+    [labelIds],
+  );
   return new Map(rows.filter((r) => r.content !== null).map((r) => [Number(r.id), r.content!]));
 }

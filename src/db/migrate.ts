@@ -13,7 +13,9 @@ export async function migrate(db: Database): Promise<string[]> {
   return db.withLock(MIGRATION_LOCK, async () => {
     await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
     const applied = new Set((await db.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name));
-    const pending = readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql') && !applied.has(f)).sort();
+    const pending = readdirSync(MIGRATIONS_DIR)
+      .filter((f) => f.endsWith('.sql') && !applied.has(f))
+      .sort();
     for (const name of pending) {
       const sql = readFileSync(join(MIGRATIONS_DIR, name), 'utf8');
       await db.transaction(async (tx) => {

@@ -48,7 +48,17 @@ function toSource(r: SourceRow): OrderSourceRecord {
 
 export async function insertOrderSource(
   q: Queryable,
-  s: { id: string; customerId: number; platform: OrderPlatform; name: string; secret: Buffer; secretHint: string; defaults: OrderSourceDefaults; process: boolean; status: number },
+  s: {
+    id: string;
+    customerId: number;
+    platform: OrderPlatform;
+    name: string;
+    secret: Buffer;
+    secretHint: string;
+    defaults: OrderSourceDefaults;
+    process: boolean;
+    status: number;
+  },
 ): Promise<OrderSourceRecord> {
   const { rows } = await q.query<SourceRow>(
     `INSERT INTO order_sources (id, customer_id, platform, name, secret, secret_hint, defaults, process, status)
@@ -60,13 +70,19 @@ export async function insertOrderSource(
 
 /** The customer's source (another customer's, or a deleted one, is not found). */
 export async function findOrderSource(q: Queryable, customerId: number, id: string): Promise<OrderSourceRecord | undefined> {
-  const { rows } = await q.query<SourceRow>(`SELECT ${SOURCE_COLUMNS} FROM order_sources WHERE id = $1 AND customer_id = $2 AND deleted_at IS NULL`, [id, customerId]);
+  const { rows } = await q.query<SourceRow>(`SELECT ${SOURCE_COLUMNS} FROM order_sources WHERE id = $1 AND customer_id = $2 AND deleted_at IS NULL`, [
+    id,
+    customerId,
+  ]);
   return rows[0] && toSource(rows[0]);
 }
 
 /** A source by id whoever owns it, with its sealed secret: what a delivery is verified with (deleted ones excluded). */
 export async function findSourceForDelivery(q: Queryable, id: string): Promise<(OrderSourceRecord & { sealedSecret: Buffer }) | undefined> {
-  const { rows } = await q.query<SourceRow & { secret: Buffer | Uint8Array }>(`SELECT ${SOURCE_COLUMNS}, secret FROM order_sources WHERE id = $1 AND deleted_at IS NULL`, [id]);
+  const { rows } = await q.query<SourceRow & { secret: Buffer | Uint8Array }>(
+    `SELECT ${SOURCE_COLUMNS}, secret FROM order_sources WHERE id = $1 AND deleted_at IS NULL`,
+    [id],
+  );
   return rows[0] && { ...toSource(rows[0]), sealedSecret: Buffer.from(rows[0].secret) };
 }
 
@@ -76,9 +92,17 @@ export async function findOrderSourceById(q: Queryable, id: string): Promise<Ord
   return rows[0] && toSource(rows[0]);
 }
 
-export async function listOrderSources(q: Queryable, customerId: number, page: { limit: number; offset: number }): Promise<{ rows: OrderSourceRecord[]; total: number }> {
+export async function listOrderSources(
+  q: Queryable,
+  customerId: number,
+  page: { limit: number; offset: number },
+): Promise<{ rows: OrderSourceRecord[]; total: number }> {
   const [list, count] = await Promise.all([
-    q.query<SourceRow>(`SELECT ${SOURCE_COLUMNS} FROM order_sources WHERE customer_id = $1 AND deleted_at IS NULL ORDER BY created_at, id LIMIT $2 OFFSET $3`, [customerId, page.limit, page.offset]),
+    q.query<SourceRow>(`SELECT ${SOURCE_COLUMNS} FROM order_sources WHERE customer_id = $1 AND deleted_at IS NULL ORDER BY created_at, id LIMIT $2 OFFSET $3`, [
+      customerId,
+      page.limit,
+      page.offset,
+    ]),
     q.query<{ n: number }>('SELECT count(*)::int AS n FROM order_sources WHERE customer_id = $1 AND deleted_at IS NULL', [customerId]),
   ]);
   return { rows: list.rows.map(toSource), total: Number(count.rows[0].n) };
@@ -102,7 +126,10 @@ export async function updateOrderSource(
 
 /** Deletes the source: it takes no more deliveries; its events and their drafts stay. */
 export async function deleteOrderSource(q: Queryable, customerId: number, id: string): Promise<boolean> {
-  const { rows } = await q.query('UPDATE order_sources SET deleted_at = now(), updated_at = now() WHERE id = $1 AND customer_id = $2 AND deleted_at IS NULL RETURNING id', [id, customerId]);
+  const { rows } = await q.query(
+    'UPDATE order_sources SET deleted_at = now(), updated_at = now() WHERE id = $1 AND customer_id = $2 AND deleted_at IS NULL RETURNING id',
+    [id, customerId],
+  );
   return rows.length > 0;
 }
 
@@ -169,7 +196,16 @@ const RECEIVER_CLAIM_SECONDS = 30;
  */
 export async function insertOrderEvent(
   q: Queryable,
-  e: { sourceId: string; dedupKey: string; topic: string; action: OrderEventAction; orderId: string | null; orderNo: string | null; payload: string; triggeredAt: string | null },
+  e: {
+    sourceId: string;
+    dedupKey: string;
+    topic: string;
+    action: OrderEventAction;
+    orderId: string | null;
+    orderNo: string | null;
+    payload: string;
+    triggeredAt: string | null;
+  },
 ): Promise<{ event: OrderEventRecord; created: boolean }> {
   const { rows } = await q.query<EventRow>(
     `INSERT INTO order_events (source_id, dedup_key, topic, action, order_id, order_no, payload, triggered_at, claimed_until)
@@ -188,9 +224,17 @@ export async function findOrderEvent(q: Queryable, id: number): Promise<(OrderEv
 }
 
 /** A page of a source's events, newest first, and their number. */
-export async function listOrderEvents(q: Queryable, sourceId: string, page: { limit: number; offset: number }): Promise<{ rows: OrderEventRecord[]; total: number }> {
+export async function listOrderEvents(
+  q: Queryable,
+  sourceId: string,
+  page: { limit: number; offset: number },
+): Promise<{ rows: OrderEventRecord[]; total: number }> {
   const [list, count] = await Promise.all([
-    q.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM order_events WHERE source_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`, [sourceId, page.limit, page.offset]),
+    q.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM order_events WHERE source_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`, [
+      sourceId,
+      page.limit,
+      page.offset,
+    ]),
     q.query<{ n: number }>('SELECT count(*)::int AS n FROM order_events WHERE source_id = $1', [sourceId]),
   ]);
   return { rows: list.rows.map(toEvent), total: Number(count.rows[0].n) };
@@ -216,7 +260,10 @@ export async function recordOrderEventOutcome(
 
 /** Whether a create event of the order is still waiting to become a draft (a cancel arriving first waits for it). */
 export async function hasPendingCreate(q: Queryable, sourceId: string, orderId: string): Promise<boolean> {
-  const { rows } = await q.query(`SELECT 1 FROM order_events WHERE source_id = $1 AND order_id = $2 AND action = 'create' AND state = 'received' LIMIT 1`, [sourceId, orderId]);
+  const { rows } = await q.query(`SELECT 1 FROM order_events WHERE source_id = $1 AND order_id = $2 AND action = 'create' AND state = 'received' LIMIT 1`, [
+    sourceId,
+    orderId,
+  ]);
   return rows.length > 0;
 }
 
@@ -227,7 +274,11 @@ export async function markOrderEventsStarted(q: Queryable, ids: number[]): Promi
 }
 
 /** Claims up to `limit` events whose workflow start is still pending and unclaimed (or whose claim ran out). */
-export async function claimOrderEventStarts(q: Queryable, limit: number, leaseSeconds: number): Promise<{ id: number; sourceId: string; customerId: number; platform: OrderPlatform }[]> {
+export async function claimOrderEventStarts(
+  q: Queryable,
+  limit: number,
+  leaseSeconds: number,
+): Promise<{ id: number; sourceId: string; customerId: number; platform: OrderPlatform }[]> {
   const { rows } = await q.query<{ id: string | number; source_id: string; customer_id: number; platform: string }>(
     `WITH claimed AS (
        UPDATE order_events SET claimed_until = now() + make_interval(secs => $2)

@@ -22,7 +22,14 @@ export async function enqueueDraftStarts(tx: Queryable, consignmentIds: number[]
  * never claim the same entry at once.
  */
 export async function claimDraftStarts(q: Queryable, limit: number, leaseSeconds: number, minAgeSeconds = 0): Promise<DraftStart[]> {
-  const { rows } = await q.query<{ id: string | number; uuid: string; reference_no: string | null; provider_id: number | null; import_id: string | null; customer_code: string }>(
+  const { rows } = await q.query<{
+    id: string | number;
+    uuid: string;
+    reference_no: string | null;
+    provider_id: number | null;
+    import_id: string | null;
+    customer_code: string;
+  }>(
     `WITH claimed AS (
        UPDATE consignment_outbox SET claimed_until = now() + make_interval(secs => $2)
         WHERE consignment_id IN (
@@ -35,7 +42,14 @@ export async function claimDraftStarts(q: Queryable, limit: number, leaseSeconds
       ORDER BY c.id`,
     [limit, leaseSeconds, minAgeSeconds],
   );
-  return rows.map((r) => ({ id: Number(r.id), uuid: r.uuid, referenceNo: r.reference_no, providerId: r.provider_id === null ? null : Number(r.provider_id), importId: r.import_id, customerCode: r.customer_code }));
+  return rows.map((r) => ({
+    id: Number(r.id),
+    uuid: r.uuid,
+    referenceNo: r.reference_no,
+    providerId: r.provider_id === null ? null : Number(r.provider_id),
+    importId: r.import_id,
+    customerCode: r.customer_code,
+  }));
 }
 
 /** Removes the entries of drafts whose workflows were started. */

@@ -237,7 +237,9 @@ export async function startPgliteThread(options: PgliteThreadOptions) {
   await opened;
 
   return {
-    query: async <T>(sql: string, params?: unknown[], tx?: number): Promise<{ rows: T[] }> => ({ rows: revive<T>(await call({ op: 'query', sql, params, tx })) }),
+    query: async <T>(sql: string, params?: unknown[], tx?: number): Promise<{ rows: T[] }> => ({
+      rows: revive<T>(await call({ op: 'query', sql, params, tx })),
+    }),
     /** Opens a transaction: its id, for query/commit/rollback. */
     begin: async (): Promise<number> => {
       const { id, answer } = send({ op: 'begin' });

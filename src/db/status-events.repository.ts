@@ -47,26 +47,41 @@ export async function appendStatusEvent(tx: Queryable, change: StatusChange): Pr
       occurred_at: change.occurredAt.toISOString(),
     },
   };
-  await tx.query(
-    `INSERT INTO consignment_events (id, consignment_id, customer_id, event, payload) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`,
-    [id, change.consignmentId, change.customerId, STATUS_UPDATED_EVENT, JSON.stringify(payload)],
-  );
+  await tx.query(`INSERT INTO consignment_events (id, consignment_id, customer_id, event, payload) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`, [
+    id,
+    change.consignmentId,
+    change.customerId,
+    STATUS_UPDATED_EVENT,
+    JSON.stringify(payload),
+  ]);
   return id;
 }
 
 /** Appends a draft's deletion to the outbox, in the transaction that deletes it (events outlive their consignment). */
-export async function appendDeletedEvent(tx: Queryable, draft: { consignmentId: number; consignmentUuid: string; customerId: number; referenceNo: string | null; status: number }): Promise<string> {
+export async function appendDeletedEvent(
+  tx: Queryable,
+  draft: { consignmentId: number; consignmentUuid: string; customerId: number; referenceNo: string | null; status: number },
+): Promise<string> {
   const id = statusEventId(draft.consignmentUuid, 'deleted');
   const payload: DeletedEventPayload = {
     id,
     event: DELETED_EVENT,
     created_at: new Date().toISOString(),
-    data: { consignment: draft.consignmentId, uuid: draft.consignmentUuid, reference_no: draft.referenceNo, status: draft.status, deleted_at: new Date().toISOString() },
+    data: {
+      consignment: draft.consignmentId,
+      uuid: draft.consignmentUuid,
+      reference_no: draft.referenceNo,
+      status: draft.status,
+      deleted_at: new Date().toISOString(),
+    },
   };
-  await tx.query(
-    `INSERT INTO consignment_events (id, consignment_id, customer_id, event, payload) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`,
-    [id, draft.consignmentId, draft.customerId, DELETED_EVENT, JSON.stringify(payload)],
-  );
+  await tx.query(`INSERT INTO consignment_events (id, consignment_id, customer_id, event, payload) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`, [
+    id,
+    draft.consignmentId,
+    draft.customerId,
+    DELETED_EVENT,
+    JSON.stringify(payload),
+  ]);
   return id;
 }
 
@@ -134,12 +149,22 @@ export async function findEvent(q: Queryable, eventId: string, customerId?: numb
  * The events of a delivery batch (only the webhook customer's), with whether each was already delivered
  * to the webhook (a successful attempt exists). One query per batch.
  */
-export async function findEventsToDeliver(q: Queryable, webhookId: number, customerId: number, eventIds: string[]): Promise<Map<string, { payload: Record<string, unknown>; delivered: boolean }>> {
+export async function findEventsToDeliver(
+  q: Queryable,
+  webhookId: number,
+  customerId: number,
+  eventIds: string[],
+): Promise<Map<string, { payload: Record<string, unknown>; delivered: boolean }>> {
   const { rows } = await q.query<{ id: string; payload: unknown; delivered: boolean }>(
     `SELECT e.id, e.payload,
             EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.webhook_id = $1 AND d.event_id = e.id AND d.success) AS delivered
        FROM consignment_events e WHERE e.id = ANY($3::uuid[]) AND e.customer_id = $2`,
     [webhookId, customerId, eventIds],
   );
-  return new Map(rows.map((r) => [r.id, { payload: (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as Record<string, unknown>, delivered: r.delivered }]));
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      { payload: (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as Record<string, unknown>, delivered: r.delivered },
+    ]),
+  );
 }

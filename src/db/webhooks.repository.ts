@@ -73,7 +73,19 @@ export async function insertWebhook(q: Queryable, w: { webhookId: string; custom
   const { rows } = await q.query<Row>(
     `INSERT INTO webhooks (webhook_id, customer_id, description, endpoint, subscribed_event, security_type, data_type, data, security_data, status, secret)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${COLUMNS}`,
-    [w.webhookId, w.customerId, w.input.description, w.input.endpoint, w.input.subscribedEvent, w.input.securityType, w.input.dataType, w.input.data, JSON.stringify(w.input.securityData), w.input.status, w.secret],
+    [
+      w.webhookId,
+      w.customerId,
+      w.input.description,
+      w.input.endpoint,
+      w.input.subscribedEvent,
+      w.input.securityType,
+      w.input.dataType,
+      w.input.data,
+      JSON.stringify(w.input.securityData),
+      w.input.status,
+      w.secret,
+    ],
   );
   return toRecord(rows[0]);
 }
@@ -92,7 +104,11 @@ export async function findWebhookById(q: Queryable, id: number): Promise<Webhook
 /** Oldest first, so pages stay stable while webhooks are added. */
 export async function listWebhooks(q: Queryable, customerId: number, page: { page: number; limit: number }): Promise<Page<WebhookRecord>> {
   const [list, count] = await Promise.all([
-    q.query<Row>(`SELECT ${COLUMNS} FROM webhooks WHERE customer_id = $1 ORDER BY id LIMIT $2 OFFSET $3`, [customerId, page.limit, (page.page - 1) * page.limit]),
+    q.query<Row>(`SELECT ${COLUMNS} FROM webhooks WHERE customer_id = $1 ORDER BY id LIMIT $2 OFFSET $3`, [
+      customerId,
+      page.limit,
+      (page.page - 1) * page.limit,
+    ]),
     q.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks WHERE customer_id = $1', [customerId]),
   ]);
   return { rows: list.rows.map(toRecord), total: Number(count.rows[0].n) };
@@ -139,7 +155,16 @@ export async function disableWebhook(q: Queryable, id: number, reason: string): 
 /** Records one attempt, numbered per webhook and event. Returns the attempt number. */
 export async function recordAttempt(
   q: Queryable,
-  a: { webhookId: number; eventId: string; redelivery: boolean; httpStatus: number | null; latencyMs: number; success: boolean; error: string | null; responseBody: string | null },
+  a: {
+    webhookId: number;
+    eventId: string;
+    redelivery: boolean;
+    httpStatus: number | null;
+    latencyMs: number;
+    success: boolean;
+    error: string | null;
+    responseBody: string | null;
+  },
 ): Promise<number> {
   const { rows } = await q.query<{ attempt: number }>(
     `INSERT INTO webhook_deliveries (webhook_id, event_id, attempt, redelivery, http_status, latency_ms, success, error, response_body)
@@ -153,7 +178,9 @@ export async function recordAttempt(
 /** The webhook's failure streak: `failing_since` is set by the first failed attempt and cleared by a success. */
 export async function markFailing(q: Queryable, webhookId: number, failing: boolean): Promise<void> {
   await q.query(
-    failing ? 'UPDATE webhooks SET failing_since = now() WHERE id = $1 AND failing_since IS NULL' : 'UPDATE webhooks SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL',
+    failing
+      ? 'UPDATE webhooks SET failing_since = now() WHERE id = $1 AND failing_since IS NULL'
+      : 'UPDATE webhooks SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL',
     [webhookId],
   );
 }

@@ -16,7 +16,10 @@ const integer = () => z.int({ error: (iss) => (iss.code === 'invalid_type' ? EXP
 
 /** A carrier account's own price list, for carriers without a rating operation: bands by chargeable weight (kg or desi, whichever is greater). */
 const rateTable = z.strictObject({
-  currency: z.string().regex(/^[A-Z]{3}$/).optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .optional(),
   transit_days: integer().min(0).max(60).optional(),
   bands: z
     .array(z.strictObject({ up_to: z.number().positive().max(100_000), price: z.number().nonnegative().max(1_000_000) }))
@@ -54,14 +57,28 @@ const KINDS = {
     credentials: z.strictObject({
       username: z.string().trim().min(1).max(100),
       password: z.string().min(1).max(200),
-      account_number: z.string().trim().regex(/^[0-9A-Za-z]{1,12}$/),
+      account_number: z
+        .string()
+        .trim()
+        .regex(/^[0-9A-Za-z]{1,12}$/),
     }),
     settings: z.strictObject({
       /** the carrier's test (default) or production endpoint, or a test double */
-      base_url: z.url({ protocol: /^https?$/ }).max(2048).optional(),
+      base_url: z
+        .url({ protocol: /^https?$/ })
+        .max(2048)
+        .optional(),
       /** MyDHL product codes when the account needs other than EXPRESS DOMESTIC (N) / EXPRESS WORLDWIDE (P) */
-      product_domestic: z.string().trim().regex(/^[0-9A-Z]{1,6}$/).optional(),
-      product_international: z.string().trim().regex(/^[0-9A-Z]{1,6}$/).optional(),
+      product_domestic: z
+        .string()
+        .trim()
+        .regex(/^[0-9A-Z]{1,6}$/)
+        .optional(),
+      product_international: z
+        .string()
+        .trim()
+        .regex(/^[0-9A-Z]{1,6}$/)
+        .optional(),
       /** the format DHL makes labels in for this account (default: the one processing asks for) */
       label_format: z.enum(['pdf', 'zpl']).optional(),
       /** Paperless Trade (DHL service WY, enabled for the account by DHL): the proforma invoice goes with the booking */
@@ -88,7 +105,10 @@ const KINDS = {
         .strictObject({
           requested: z.boolean(),
           /** the latest time the premises can hand over parcels, HH:MM local */
-          close_time: z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/).optional(),
+          close_time: z
+            .string()
+            .regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/)
+            .optional(),
           /** where the courier picks up, e.g. "reception" */
           location: z.string().trim().min(1).max(80).optional(),
         })
@@ -103,8 +123,14 @@ const KINDS = {
     }),
     settings: z.strictObject({
       /** Sendeo's API (default https://api.sendeo.com.tr), its test host, or a test double */
-      base_url: z.url({ protocol: /^https?$/ }).max(2048).optional(),
-      /** SETDELIVERY's DeliveryType: 1 from your location to your customer (default), 2 from your customer to your location, 3 from a supplier to your customer */
+      base_url: z
+        .url({ protocol: /^https?$/ })
+        .max(2048)
+        .optional(),
+      /**
+       * SETDELIVERY's DeliveryType: 1 from your location to your customer (default), 2 from your customer to your location, 3 from a supplier to your
+       * customer
+       */
       delivery_type: z.literal([1, 2, 3]).optional(),
       /** SETDELIVERY's ServiceType: 1 standard (default), 2 express */
       service_type: z.literal([1, 2]).optional(),
@@ -122,7 +148,10 @@ const KINDS = {
       webhook_secret: z.string().min(16).max(200).optional(),
     }),
     settings: z.strictObject({
-      base_url: z.url({ protocol: /^https?$/ }).max(2048).optional(),
+      base_url: z
+        .url({ protocol: /^https?$/ })
+        .max(2048)
+        .optional(),
       paying_party: z.literal([1, 2]).optional(),
       /** the account's prices (no rating operation in the contract) */
       rates: rateTable.optional(),
@@ -169,7 +198,8 @@ export interface CarrierAccountInput {
 
 /** Validates a create (POST) or replace (PUT) body, the kind's credentials and settings included; every issue at once. */
 export function parseCarrierAccountInput(body: unknown, mode: 'create' | 'replace'): CarrierAccountInput {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_TYPE', params: { type: 'object' } }]);
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_TYPE', params: { type: 'object' } }]);
   const base = parseOrRefuse(schemas[mode], body);
   const kind = KINDS[base.carrier];
   const prefixed = (prefix: string) => (path: PropertyKey[]) => [prefix, ...path.map(String)].join('.');

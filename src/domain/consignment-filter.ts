@@ -22,7 +22,8 @@ const INT32_MAX = 2_147_483_647;
 const STATUS_CODES: readonly number[] = Object.values(STATUS);
 const integer = () => z.coerce.number({ error: () => EXPECTED_INTEGER }).int({ error: () => EXPECTED_INTEGER });
 /** A repeated query parameter arrives as a list; commas separate values too (`status=2,3`). */
-const list = (value: unknown) => (value === undefined ? undefined : [value].flat().flatMap((v) => (typeof v === 'string' ? v.split(',').filter((p) => p.trim() !== '') : [v])));
+const list = (value: unknown) =>
+  value === undefined ? undefined : [value].flat().flatMap((v) => (typeof v === 'string' ? v.split(',').filter((p) => p.trim() !== '') : [v]));
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const isDay = (v: string) => {
   const day = new Date(`${v}T00:00:00Z`);
@@ -50,8 +51,16 @@ export const consignmentListQuery = z.strictObject({
   import_id: z.uuid().optional().meta({ description: 'the drafts an import created' }),
   created_from: moment().optional().meta({ description: 'created at or after: a day (UTC) or an instant' }),
   created_to: moment().optional().meta({ description: 'created at or before: a day (UTC, the whole day) or an instant' }),
-  page: integer().min(1).max(PAGINATION.maxPage).optional().meta({ description: `default ${PAGINATION.defaultPage}` }),
-  limit: integer().min(1).max(PAGINATION.maxLimit).optional().meta({ description: `default ${PAGINATION.defaultLimit}, at most ${PAGINATION.maxLimit}` }),
+  page: integer()
+    .min(1)
+    .max(PAGINATION.maxPage)
+    .optional()
+    .meta({ description: `default ${PAGINATION.defaultPage}` }),
+  limit: integer()
+    .min(1)
+    .max(PAGINATION.maxLimit)
+    .optional()
+    .meta({ description: `default ${PAGINATION.defaultLimit}, at most ${PAGINATION.maxLimit}` }),
 });
 
 const instant = (v: string, endOfDay: boolean) => {
@@ -64,7 +73,11 @@ const instant = (v: string, endOfDay: boolean) => {
 /** Parses the list's query string: every problem at once, each naming its parameter. */
 export function parseConsignmentListQuery(query: unknown): { filter: ConsignmentFilter; page: PageRequest } {
   const result = consignmentListQuery.safeParse(query ?? {}, { reportInput: true });
-  if (!result.success) throw new DomainError('VALIDATION_FAILED', result.error.issues.map((issue) => zodIssue(issue, (path) => (path.length ? String(path[0]) : undefined))));
+  if (!result.success)
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      result.error.issues.map((issue) => zodIssue(issue, (path) => (path.length ? String(path[0]) : undefined))),
+    );
   const q = result.data;
   const filter: ConsignmentFilter = {
     ...(q.status && q.status.length > 0 && { statuses: [...new Set(q.status)] }),
@@ -74,7 +87,9 @@ export function parseConsignmentListQuery(query: unknown): { filter: Consignment
     ...(q.import_id !== undefined && { importId: q.import_id.toLowerCase() }),
     ...(q.created_from !== undefined && { createdFrom: instant(q.created_from, false) }),
     // "to" a day includes that day: before the next one; "to" an instant includes the instant.
-    ...(q.created_to !== undefined && { createdBefore: DATE.test(q.created_to) ? instant(q.created_to, true) : new Date(Date.parse(q.created_to) + 1).toISOString() }),
+    ...(q.created_to !== undefined && {
+      createdBefore: DATE.test(q.created_to) ? instant(q.created_to, true) : new Date(Date.parse(q.created_to) + 1).toISOString(),
+    }),
   };
   if (filter.createdFrom && filter.createdBefore && filter.createdFrom >= filter.createdBefore) {
     throw new DomainError('VALIDATION_FAILED', [{ code: 'DATE_RANGE_EMPTY', field: 'created_to' }]);

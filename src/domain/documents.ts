@@ -20,7 +20,11 @@ export function sniffDocumentType(content: Uint8Array): DocumentType | undefined
 /** The file name as stored and shown: the last path segment, control characters and quotes out, at most 255 characters. */
 export function documentFileName(given: string | null | undefined, type: DocumentType): string {
   const extension = { 'application/pdf': 'pdf', 'image/png': 'png', 'image/jpeg': 'jpg' }[type];
-  // eslint-disable-next-line no-control-regex
-  const base = (given ?? '').split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f"]/g, '').trim();
+  const base = (given ?? '')
+    .split(/[\\/]/)
+    .pop()!
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f"]/g, '')
+    .trim();
   return [...(base || `document.${extension}`)].slice(0, 255).join('');
 }

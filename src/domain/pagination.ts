@@ -45,7 +45,12 @@ export function parsePageRequest(query: unknown, bounds: { defaultLimit?: number
 /** `page` and `limit` as the API documents them (the OpenAPI document), with a list's own bounds. */
 export function pageQuery(bounds: { defaultLimit?: number; maxLimit?: number } = {}) {
   return z.object({
-    page: z.int().min(1).max(PAGINATION.maxPage).optional().meta({ description: `default ${PAGINATION.defaultPage}` }),
+    page: z
+      .int()
+      .min(1)
+      .max(PAGINATION.maxPage)
+      .optional()
+      .meta({ description: `default ${PAGINATION.defaultPage}` }),
     limit: z
       .int()
       .min(1)

@@ -26,7 +26,12 @@ export interface PlannerPorts {
   /** preference 0 among the built-in carriers: the provider, when it takes the shipment */
   chooseSpecific(shipment: ShipmentSpec, providerId: number | null | undefined): Promise<number | undefined>;
   /** cheapest (1) or fastest (2) among every provider of the customer that prices: the one chosen and how (a history note) */
-  chooseAmong(customerId: number, shipment: ShipmentSpec, parties: { from: PartyInput; to: PartyInput }, preference: 1 | 2): Promise<{ providerId: number; note: string } | undefined>;
+  chooseAmong(
+    customerId: number,
+    shipment: ShipmentSpec,
+    parties: { from: PartyInput; to: PartyInput },
+    preference: 1 | 2,
+  ): Promise<{ providerId: number; note: string } | undefined>;
   /** our service barcode for the consignment id */
   serviceBarcode(consignmentId: number): string;
 }
@@ -45,14 +50,23 @@ export function toDraftInput(record: ConsignmentRecord): DraftInput {
     specific_provider_barcode: record.specific_provider_barcode,
     consignor: record.consignor,
     consignee: record.consignee,
-    packages: record.packages.map(({ id: _id, desi: _desi, quantity: _quantity, items, ...rest }) => ({ ...rest, items: items.map(({ id: _itemId, ...item }) => item) })),
+    packages: record.packages.map(({ id: _id, desi: _desi, quantity: _quantity, items, ...rest }) => ({
+      ...rest,
+      items: items.map(({ id: _itemId, ...item }) => item),
+    })),
     documents: record.documents,
     special_services: record.special_services,
   };
 }
 
 /** The one way a processing plan is written out (the optional parts only when they say something). */
-function planOf(fields: Omit<ProcessingPlan, 'choice' | 'addressCorrections' | 'processKey'> & { choice?: string; addressCorrections?: AddressCorrection[]; processKey?: string }): ProcessingPlan {
+function planOf(
+  fields: Omit<ProcessingPlan, 'choice' | 'addressCorrections' | 'processKey'> & {
+    choice?: string;
+    addressCorrections?: AddressCorrection[];
+    processKey?: string;
+  },
+): ProcessingPlan {
   const { choice, addressCorrections, processKey, ...plan } = fields;
   return { ...plan, ...(choice ? { choice } : {}), ...(addressCorrections?.length ? { addressCorrections } : {}), ...(processKey ? { processKey } : {}) };
 }
@@ -63,7 +77,11 @@ function planOf(fields: Omit<ProcessingPlan, 'choice' | 'addressCorrections' | '
  * `processKey` (the workflow update's id) recognises a processing this very update wrote already, whose answer a
  * crash lost: its plan is then what was done, so booking and writing (both idempotent) answer it again.
  */
-export async function planProcessing(ports: PlannerPorts, current: ConsignmentRecord, request: { patch: DraftInput | null | undefined; processKey?: string }): Promise<ProcessingPlan> {
+export async function planProcessing(
+  ports: PlannerPorts,
+  current: ConsignmentRecord,
+  request: { patch: DraftInput | null | undefined; processKey?: string },
+): Promise<ProcessingPlan> {
   const { patch, processKey } = request;
   if (!isDraft(current.status) && processKey && (await ports.findProcessKey(current.uuid)) === processKey) {
     // The plan of a processing already written: its carrier as booked, the draft as stored, nothing to patch.
@@ -93,7 +111,14 @@ export async function planProcessing(ports: PlannerPorts, current: ConsignmentRe
   await ports.refuseTakenReference(current.customer_id, patch?.reference_no, current.uuid);
   const shipment = shipmentSpecOf(draft);
   const { weightKg: weight, desi } = shipment;
-  const common = { replacePackages: patch?.packages !== undefined, patched, shipment, serviceBarcode: ports.serviceBarcode(current.id), addressCorrections: resolution.corrections, processKey };
+  const common = {
+    replacePackages: patch?.packages !== undefined,
+    patched,
+    shipment,
+    serviceBarcode: ports.serviceBarcode(current.id),
+    addressCorrections: resolution.corrections,
+    processKey,
+  };
   // A provider_id without a preference means that provider.
   const preference = draft.preference ?? PREFERENCE.SPECIFIC;
   if (preference === PREFERENCE.SPECIFIC && draft.provider_id != null && !ports.isBuiltIn(draft.provider_id)) {
@@ -101,7 +126,10 @@ export async function planProcessing(ports: PlannerPorts, current: ConsignmentRe
     return planOf({ ...common, draft, providerId: draft.provider_id, carrierPushes: await ports.carrierPushes(draft.provider_id), carrierInProcess: false });
   }
   const noCarrier = () =>
-    new DomainError('NO_CARRIER_AVAILABLE', { field: 'provider_id', params: { reason: `no carrier takes ${Math.max(weight, desi)} kg from ${shipment.fromCountry} to ${shipment.toCountry}` } });
+    new DomainError('NO_CARRIER_AVAILABLE', {
+      field: 'provider_id',
+      params: { reason: `no carrier takes ${Math.max(weight, desi)} kg from ${shipment.fromCountry} to ${shipment.toCountry}` },
+    });
   let providerId: number;
   let choice: string | undefined;
   if (preference === PREFERENCE.SPECIFIC) {
@@ -115,5 +143,12 @@ export async function planProcessing(ports: PlannerPorts, current: ConsignmentRe
     providerId = chosen.providerId;
     choice = chosen.note;
   }
-  return planOf({ ...common, draft: { ...draft, provider_id: providerId }, providerId, carrierPushes: await ports.carrierPushes(providerId), carrierInProcess: ports.isBuiltIn(providerId), choice });
+  return planOf({
+    ...common,
+    draft: { ...draft, provider_id: providerId },
+    providerId,
+    carrierPushes: await ports.carrierPushes(providerId),
+    carrierInProcess: ports.isBuiltIn(providerId),
+    choice,
+  });
 }

@@ -12,7 +12,8 @@ export type ProviderFound = { builtIn: true } | { status: number } | undefined;
 export function providerIssue(providerId: number | null | undefined, found: ProviderFound): Issue | undefined {
   if (providerId == null) return undefined;
   if (!found) return { code: 'PROVIDER_NOT_FOUND', field: 'provider_id', params: { provider_id: providerId } };
-  if ('status' in found && found.status !== CARRIER_ACCOUNT_STATUS.ACTIVE) return { code: 'PROVIDER_DISABLED', field: 'provider_id', params: { provider_id: providerId } };
+  if ('status' in found && found.status !== CARRIER_ACCOUNT_STATUS.ACTIVE)
+    return { code: 'PROVIDER_DISABLED', field: 'provider_id', params: { provider_id: providerId } };
   return undefined;
 }
 

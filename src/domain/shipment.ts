@@ -29,7 +29,12 @@ export function shipmentSpecOf(draft: DraftInput): ShipmentSpec {
     desi,
     packageCount: packages.length,
     // Each piece with its dimensions, for carriers that price per piece (plain data: the plan is in the history).
-    packages: packages.map((p) => ({ weightKg: p.weight ?? 0, ...(p.length ? { lengthCm: p.length } : {}), ...(p.width ? { widthCm: p.width } : {}), ...(p.height ? { heightCm: p.height } : {}) })),
+    packages: packages.map((p) => ({
+      weightKg: p.weight ?? 0,
+      ...(p.length ? { lengthCm: p.length } : {}),
+      ...(p.width ? { widthCm: p.width } : {}),
+      ...(p.height ? { heightCm: p.height } : {}),
+    })),
   };
 }
 

@@ -29,7 +29,6 @@ export function findDirtyText(value: unknown, path: string[] = []): string | und
   return undefined;
 }
 
-
 /** `value` made storable for display (an order number, a file name): each NUL or lone surrogate becomes U+FFFD. */
 export function storableText(value: string): string {
   return isCleanText(value) ? value : value.replace(new RegExp(NOT_TEXT.source, 'g'), '\uFFFD');

@@ -53,7 +53,10 @@ export function zodIssue(issue: z.core.$ZodIssue, fieldOf: (path: PropertyKey[])
     case 'invalid_value':
       return make('INVALID_CHOICE');
     case 'invalid_format':
-      return make(issue.format === 'email' ? 'INVALID_EMAIL' : issue.format === 'datetime' ? 'INVALID_TYPE' : 'INVALID_CHOICE', issue.format === 'datetime' ? { type: 'date-time' } : undefined);
+      return make(
+        issue.format === 'email' ? 'INVALID_EMAIL' : issue.format === 'datetime' ? 'INVALID_TYPE' : 'INVALID_CHOICE',
+        issue.format === 'datetime' ? { type: 'date-time' } : undefined,
+      );
     case 'invalid_key':
       // a record's key that its key schema refuses (e.g. a status map's non-numeric key)
       return make('INVALID_CHOICE');
@@ -79,5 +82,8 @@ export const refuse = (code: ErrorCode, textParams?: Issue['params']) => ({ para
 export function parseOrRefuse<S extends z.ZodType>(schema: S, input: unknown, fieldOf?: (path: PropertyKey[]) => string | undefined): z.output<S> {
   const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return result.data;
-  throw new DomainError('VALIDATION_FAILED', result.error.issues.map((issue) => zodIssue(issue, fieldOf)));
+  throw new DomainError(
+    'VALIDATION_FAILED',
+    result.error.issues.map((issue) => zodIssue(issue, fieldOf)),
+  );
 }

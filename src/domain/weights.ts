@@ -25,7 +25,10 @@ export function totals(packages: PackageInput[]): { weight: number; desi: number
   return { weight: round2(weight), desi: round2(desi) };
 }
 
-/** 1 = domestic, 2 = international. Only two known, different countries make it international; a draft with an unknown country counts as domestic until both are known. */
+/**
+ * 1 = domestic, 2 = international. Only two known, different countries make it international; a draft with an unknown country counts as domestic until
+ * both are known.
+ */
 export function consignmentType(consignorCountry?: string | null, consigneeCountry?: string | null): 1 | 2 {
   if (!consignorCountry || !consigneeCountry) return 1;
   return consignorCountry.toUpperCase() === consigneeCountry.toUpperCase() ? 1 : 2;

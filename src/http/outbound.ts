@@ -160,9 +160,15 @@ class VettedAddresses {
     const family = options?.family === 6 || options?.family === 'IPv6' ? 6 : options?.family === 4 || options?.family === 'IPv4' ? 4 : 0;
     const usable = family ? addresses.filter((a) => a.family === family) : addresses;
     if (usable.length === 0) {
-      return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname} (no ${family ? `IPv${family} ` : ''}address vetted)`), { code: 'ENOTFOUND', hostname }));
+      return callback(
+        Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname} (no ${family ? `IPv${family} ` : ''}address vetted)`), { code: 'ENOTFOUND', hostname }),
+      );
     }
-    if (options?.all) return callback(null, usable.map((a) => ({ address: a.address, family: a.family })));
+    if (options?.all)
+      return callback(
+        null,
+        usable.map((a) => ({ address: a.address, family: a.family })),
+      );
     return callback(null, usable[0].address, usable[0].family);
   }) as unknown as LookupFunction;
 }
@@ -175,7 +181,14 @@ function causeText(error: unknown): string {
   return (e?.code && !message.includes(e.code) ? `${message} (${e.code})` : message).slice(0, 500);
 }
 
-const INVALID_REQUEST_CODES = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED', 'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH', 'ERR_INVALID_URL', 'ERR_INVALID_ARG_TYPE', 'ERR_INVALID_ARG_VALUE']);
+const INVALID_REQUEST_CODES = new Set([
+  'UND_ERR_INVALID_ARG',
+  'UND_ERR_NOT_SUPPORTED',
+  'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH',
+  'ERR_INVALID_URL',
+  'ERR_INVALID_ARG_TYPE',
+  'ERR_INVALID_ARG_VALUE',
+]);
 
 export function createOutboundHttp(options: OutboundHttpOptions): OutboundHttp {
   const limits = {
@@ -235,7 +248,10 @@ export function createOutboundHttp(options: OutboundHttpOptions): OutboundHttp {
     const release = vetted.hold(bareHostname(url), addresses);
     const timeoutMs = req.timeoutMs ?? limits.timeoutMs;
     const controller = new AbortController();
-    const deadline = setTimeout(() => controller.abort(new OutboundHttpError('TIMEOUT', `no complete response within ${timeoutMs} ms`, { timeout: 'deadline' })), timeoutMs);
+    const deadline = setTimeout(
+      () => controller.abort(new OutboundHttpError('TIMEOUT', `no complete response within ${timeoutMs} ms`, { timeout: 'deadline' })),
+      timeoutMs,
+    );
     try {
       const headers: Record<string, string> = { ...req.headers };
       if (options.userAgent && !Object.keys(headers).some((k) => k.toLowerCase() === 'user-agent')) headers['user-agent'] = options.userAgent;
@@ -296,13 +312,17 @@ export function createOutboundHttp(options: OutboundHttpOptions): OutboundHttp {
       if (!Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
     }
     const response = await request({ ...rest, headers, body });
-    if (response.truncated) throw new OutboundHttpError('RESPONSE_TOO_LARGE', `JSON response larger than ${limits.maxResponseBytes} bytes`, { status: response.status });
+    if (response.truncated)
+      throw new OutboundHttpError('RESPONSE_TOO_LARGE', `JSON response larger than ${limits.maxResponseBytes} bytes`, { status: response.status });
     const text = response.body.toString('utf8');
     if (text.trim() === '') return { ...response, body: null };
     try {
       return { ...response, body: JSON.parse(text) as T };
     } catch (error) {
-      throw new OutboundHttpError('INVALID_RESPONSE', `HTTP ${response.status} answer is not JSON (${causeText(error)})`, { status: response.status, cause: error });
+      throw new OutboundHttpError('INVALID_RESPONSE', `HTTP ${response.status} answer is not JSON (${causeText(error)})`, {
+        status: response.status,
+        cause: error,
+      });
     }
   }
 

@@ -28,11 +28,17 @@ export const SUCCESS_MESSAGES = {
   CARRIER_ACCOUNT_CREATED: { en: 'Carrier account created successfully.', tr: 'Kargo hesabı başarıyla oluşturuldu.' },
   CARRIER_ACCOUNT_UPDATED: { en: 'Carrier account updated successfully.', tr: 'Kargo hesabı başarıyla güncellendi.' },
   CARRIER_ACCOUNT_DELETED: { en: 'Carrier account deleted successfully.', tr: 'Kargo hesabı başarıyla silindi.' },
-  ORDER_SOURCE_CREATED: { en: 'Order source created: register its delivery URL in your shop.', tr: 'Sipariş kaynağı oluşturuldu: teslim adresini mağazanıza kaydedin.' },
+  ORDER_SOURCE_CREATED: {
+    en: 'Order source created: register its delivery URL in your shop.',
+    tr: 'Sipariş kaynağı oluşturuldu: teslim adresini mağazanıza kaydedin.',
+  },
   ORDER_SOURCE_UPDATED: { en: 'Order source updated successfully.', tr: 'Sipariş kaynağı başarıyla güncellendi.' },
   ORDER_SOURCE_DELETED: { en: 'Order source deleted successfully.', tr: 'Sipariş kaynağı başarıyla silindi.' },
   ORDER_EVENT_QUEUED: { en: 'Order received: its draft is being created.', tr: 'Sipariş alındı: taslağı oluşturuluyor.' },
-  ORDER_CANCEL_QUEUED: { en: 'Order cancellation received: its draft or consignment is being cancelled.', tr: 'Sipariş iptali alındı: taslağı veya gönderisi iptal ediliyor.' },
+  ORDER_CANCEL_QUEUED: {
+    en: 'Order cancellation received: its draft or consignment is being cancelled.',
+    tr: 'Sipariş iptali alındı: taslağı veya gönderisi iptal ediliyor.',
+  },
   ORDER_EVENT_REDELIVERED: { en: 'Order event already received: nothing was done again.', tr: 'Sipariş olayı zaten alınmıştı: hiçbir işlem tekrarlanmadı.' },
   ORDER_EVENT_IGNORED: { en: 'Event acknowledged: this topic needs no action.', tr: 'Olay alındı: bu konu için bir işlem gerekmiyor.' },
   ORDER_SOURCE_PING: { en: 'Delivery URL reachable.', tr: 'Teslim adresine ulaşılabiliyor.' },
@@ -46,7 +52,10 @@ export const ERROR_MESSAGES: Record<ErrorCode, Text> = {
   INVALID_API_KEY: { en: 'Invalid API key.', tr: 'Geçersiz API anahtarı.' },
   ROUTE_NOT_FOUND: { en: 'Route {method} {url} not found.', tr: '{method} {url} yolu bulunamadı.' },
   MALFORMED_JSON: { en: 'The request body is not valid JSON.', tr: 'İstek gövdesi geçerli bir JSON değil.' },
-  MALFORMED_REQUEST: { en: 'The request is not valid HTTP (for example a NUL character or a line break in a header).', tr: 'İstek geçerli bir HTTP isteği değil (örneğin bir başlıkta NUL karakteri ya da satır sonu var).' },
+  MALFORMED_REQUEST: {
+    en: 'The request is not valid HTTP (for example a NUL character or a line break in a header).',
+    tr: 'İstek geçerli bir HTTP isteği değil (örneğin bir başlıkta NUL karakteri ya da satır sonu var).',
+  },
   REQUEST_TIMEOUT: { en: 'The request did not arrive in time.', tr: 'İstek zamanında ulaşmadı.' },
   HEADERS_TOO_LARGE: { en: 'The request headers are too large.', tr: 'İstek başlıkları çok büyük.' },
   MALFORMED_MULTIPART: { en: 'The request body is not a valid multipart/form-data body.', tr: 'İstek gövdesi geçerli bir multipart/form-data gövdesi değil.' },
@@ -122,18 +131,33 @@ export const ERROR_MESSAGES: Record<ErrorCode, Text> = {
   CANCEL_FAILED: { en: 'Consignment cancel failed: {reason}', tr: 'Gönderi iptali başarısız: {reason}' },
   LABEL_NOT_FOUND: { en: 'Label not found.', tr: 'Etiket bulunamadı.' },
   LABEL_BATCH_ENTRY_INVALID: { en: 'Each entry must be a consignment id or barcode.', tr: 'Her kayıt bir gönderi numarası ya da barkodu olmalıdır.' },
-  LABEL_LAYOUT_PDF_ONLY: { en: 'A4 sheets are for PDF; ZPL prints one label after another.', tr: 'A4 sayfa düzeni yalnızca PDF içindir; ZPL etiketleri art arda basar.' },
+  LABEL_LAYOUT_PDF_ONLY: {
+    en: 'A4 sheets are for PDF; ZPL prints one label after another.',
+    tr: 'A4 sayfa düzeni yalnızca PDF içindir; ZPL etiketleri art arda basar.',
+  },
   LABEL_BATCH_EMPTY: { en: 'None of these consignments has a label to print.', tr: 'Bu gönderilerin hiçbirinin basılacak etiketi yok.' },
   ADDRESS_POSTAL_CODE_MISMATCH: {
     en: 'The postal code {postal_code} belongs to {places}, not to the city and state given.',
     tr: '{postal_code} posta kodu {places} yerine ait; verilen il ve ilçeye değil.',
   },
-  ADDRESS_AMBIGUOUS: { en: 'This address matches several places: {places}. Give the state or the postal code.', tr: 'Bu adres birden fazla yere uyuyor: {places}. İli ya da posta kodunu belirtin.' },
-  ADDRESS_POSTAL_CODE_UNKNOWN: { en: 'The address data of this country has no postal code {postal_code}.', tr: 'Bu ülkenin adres verisinde {postal_code} posta kodu yok.' },
+  ADDRESS_AMBIGUOUS: {
+    en: 'This address matches several places: {places}. Give the state or the postal code.',
+    tr: 'Bu adres birden fazla yere uyuyor: {places}. İli ya da posta kodunu belirtin.',
+  },
+  ADDRESS_POSTAL_CODE_UNKNOWN: {
+    en: 'The address data of this country has no postal code {postal_code}.',
+    tr: 'Bu ülkenin adres verisinde {postal_code} posta kodu yok.',
+  },
   ADDRESS_CITY_UNKNOWN: { en: 'The address data of this country has no place named "{city}".', tr: 'Bu ülkenin adres verisinde "{city}" adında bir yer yok.' },
-  CUSTOMS_DOCUMENT_UNKNOWN: { en: 'No such customs document: cn22.pdf, cn23.pdf or proforma.pdf.', tr: 'Böyle bir gümrük belgesi yok: cn22.pdf, cn23.pdf ya da proforma.pdf.' },
+  CUSTOMS_DOCUMENT_UNKNOWN: {
+    en: 'No such customs document: cn22.pdf, cn23.pdf or proforma.pdf.',
+    tr: 'Böyle bir gümrük belgesi yok: cn22.pdf, cn23.pdf ya da proforma.pdf.',
+  },
   CUSTOMS_NOT_INTERNATIONAL: { en: 'Customs documents are for international consignments.', tr: 'Gümrük belgeleri yalnızca yurt dışı gönderiler içindir.' },
-  CUSTOMS_NO_ITEMS: { en: 'The consignment declares no contents: add its items (packages[].items) first.', tr: 'Gönderi içerik bildirmiyor: önce kalemlerini (packages[].items) ekleyin.' },
+  CUSTOMS_NO_ITEMS: {
+    en: 'The consignment declares no contents: add its items (packages[].items) first.',
+    tr: 'Gönderi içerik bildirmiyor: önce kalemlerini (packages[].items) ekleyin.',
+  },
   CUSTOMS_CN22_OVER_CEILING: {
     en: 'A CN22 covers contents worth up to {ceiling} SDR; this consignment declares {value} SDR: its declaration is the CN23.',
     tr: 'CN22 en fazla {ceiling} SDR değerindeki içerik içindir; bu gönderi {value} SDR bildiriyor: beyannamesi CN23’tür.',
@@ -148,8 +172,14 @@ export const ERROR_MESSAGES: Record<ErrorCode, Text> = {
   DOCUMENT_LINK_INVALID: { en: 'This document link is not valid.', tr: 'Bu belge bağlantısı geçerli değil.' },
   DOCUMENT_UNKNOWN: { en: 'There is no such document of yours.', tr: 'Size ait böyle bir belge yok.' },
   DOCUMENT_TOO_LARGE: { en: 'The document is too large: at most {max} MB.', tr: 'Belge çok büyük: en fazla {max} MB olabilir.' },
-  MULTIPART_TOO_MANY_PARTS: { en: 'The multipart body has more parts or files than this request takes.', tr: 'Çok parçalı gövde, bu isteğin aldığından fazla parça ya da dosya içeriyor.' },
-  MULTIPART_REQUIRED: { en: 'The request body must be multipart/form-data with the document as its `file` part.', tr: 'İstek gövdesi, belgeyi `file` parçasında taşıyan multipart/form-data olmalıdır.' },
+  MULTIPART_TOO_MANY_PARTS: {
+    en: 'The multipart body has more parts or files than this request takes.',
+    tr: 'Çok parçalı gövde, bu isteğin aldığından fazla parça ya da dosya içeriyor.',
+  },
+  MULTIPART_REQUIRED: {
+    en: 'The request body must be multipart/form-data with the document as its `file` part.',
+    tr: 'İstek gövdesi, belgeyi `file` parçasında taşıyan multipart/form-data olmalıdır.',
+  },
   DOCUMENT_TYPE_UNSUPPORTED: { en: 'The document must be a PDF, PNG or JPEG file.', tr: 'Belge PDF, PNG ya da JPEG dosyası olmalıdır.' },
   INVALID_CARRIER_TOKEN: { en: 'Invalid carrier token.', tr: 'Geçersiz kargo firması anahtarı.' },
   NOT_SANDBOX_CONSIGNMENT: {
@@ -165,14 +195,26 @@ export const ERROR_MESSAGES: Record<ErrorCode, Text> = {
   CARRIER_ACCOUNT_NOT_FOUND: { en: 'Carrier account not found.', tr: 'Kargo hesabı bulunamadı.' },
   ORDER_SOURCE_NOT_FOUND: { en: 'Order source not found.', tr: 'Sipariş kaynağı bulunamadı.' },
   ORDER_SIGNATURE_INVALID: {
-    en: 'The webhook signature is missing or wrong: it must be the base64 HMAC-SHA256 of the body with the source\'s secret.',
+    en: "The webhook signature is missing or wrong: it must be the base64 HMAC-SHA256 of the body with the source's secret.",
     tr: 'Webhook imzası eksik ya da yanlış: gövdenin kaynağın gizli anahtarıyla hesaplanmış base64 HMAC-SHA256 değeri olmalıdır.',
   },
-  ORDER_TOPIC_MISSING: { en: 'The {header} header is missing: the event\'s topic cannot be told.', tr: '{header} başlığı eksik: olayın konusu anlaşılamıyor.' },
-  ORDER_NOT_JSON: { en: 'The body is not JSON: an order webhook sends the order as JSON.', tr: 'Gövde JSON değil: sipariş webhook\'u siparişi JSON olarak gönderir.' },
-  ORDER_NOT_AN_ORDER: { en: 'The body is not a {platform} order (an object with an id and line_items).', tr: 'Gövde bir {platform} siparişi değil (id ve line_items içeren bir nesne).' },
-  ORDER_NOT_DRAFTED: { en: 'This order never became a draft of this source: there is nothing to cancel.', tr: 'Bu sipariş bu kaynaktan hiç taslağa dönüşmedi: iptal edilecek bir şey yok.' },
-  ORDER_SOURCE_PLATFORM_FIXED: { en: 'The platform of an order source cannot change: create another source.', tr: 'Bir sipariş kaynağının platformu değiştirilemez: başka bir kaynak oluşturun.' },
+  ORDER_TOPIC_MISSING: { en: "The {header} header is missing: the event's topic cannot be told.", tr: '{header} başlığı eksik: olayın konusu anlaşılamıyor.' },
+  ORDER_NOT_JSON: {
+    en: 'The body is not JSON: an order webhook sends the order as JSON.',
+    tr: "Gövde JSON değil: sipariş webhook'u siparişi JSON olarak gönderir.",
+  },
+  ORDER_NOT_AN_ORDER: {
+    en: 'The body is not a {platform} order (an object with an id and line_items).',
+    tr: 'Gövde bir {platform} siparişi değil (id ve line_items içeren bir nesne).',
+  },
+  ORDER_NOT_DRAFTED: {
+    en: 'This order never became a draft of this source: there is nothing to cancel.',
+    tr: 'Bu sipariş bu kaynaktan hiç taslağa dönüşmedi: iptal edilecek bir şey yok.',
+  },
+  ORDER_SOURCE_PLATFORM_FIXED: {
+    en: 'The platform of an order source cannot change: create another source.',
+    tr: 'Bir sipariş kaynağının platformu değiştirilemez: başka bir kaynak oluşturun.',
+  },
   INVALID_ENDPOINT_URL: { en: 'Invalid endpoint URL', tr: 'Geçersiz endpoint URL' },
   ENDPOINT_NOT_PUBLIC: {
     en: 'Invalid endpoint URL: the host must resolve to public internet addresses only (not loopback, private, link-local or other internal addresses).',
@@ -190,11 +232,14 @@ export const ERROR_MESSAGES: Record<ErrorCode, Text> = {
   WEBHOOK_EVENT_NOT_FOUND: { en: 'Event not found for this webhook.', tr: 'Bu webhook için olay bulunamadı.' },
   WEBHOOK_INACTIVE: {
     en: 'The webhook is not active: set its status to 1 before asking for a redelivery.',
-    tr: "Webhook etkin değil: yeniden gönderim istemeden önce status değerini 1 yapın.",
+    tr: 'Webhook etkin değil: yeniden gönderim istemeden önce status değerini 1 yapın.',
   },
   IMPORT_NOT_FOUND: { en: 'Import not found.', tr: 'İçe aktarma bulunamadı.' },
   IMPORT_FINISHED: { en: 'The import has already finished ({state}).', tr: 'İçe aktarma zaten sona erdi ({state}).' },
-  IMPORT_UNKNOWN_PRESET: { en: 'Unknown preset "{preset}". Available presets: {presets}.', tr: 'Bilinmeyen ön ayar "{preset}". Kullanılabilir ön ayarlar: {presets}.' },
+  IMPORT_UNKNOWN_PRESET: {
+    en: 'Unknown preset "{preset}". Available presets: {presets}.',
+    tr: 'Bilinmeyen ön ayar "{preset}". Kullanılabilir ön ayarlar: {presets}.',
+  },
   IMPORT_FILE_EMPTY: { en: 'The file is empty: it has no order rows below the header.', tr: 'Dosya boş: başlık satırının altında sipariş satırı yok.' },
   IMPORT_FILE_TOO_LARGE: { en: 'The file is too large: at most {max} MB.', tr: 'Dosya çok büyük: en fazla {max} MB olabilir.' },
   IMPORT_INVALID_CSV: { en: 'The file is not valid CSV (line {line}): {reason}', tr: 'Dosya geçerli bir CSV değil (satır {line}): {reason}' },

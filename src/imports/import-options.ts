@@ -35,7 +35,8 @@ export const importOptionsSchema = z.strictObject({
     .toLowerCase()
     .superRefine((preset, ctx) => {
       if (preset === '') ctx.addIssue({ code: 'custom', message: 'blank', ...refuse('NOT_BLANK') });
-      else if (!isPresetName(preset)) ctx.addIssue({ code: 'custom', message: 'preset', ...refuse('IMPORT_UNKNOWN_PRESET', { preset, presets: PRESET_NAMES.join(', ') }) });
+      else if (!isPresetName(preset))
+        ctx.addIssue({ code: 'custom', message: 'preset', ...refuse('IMPORT_UNKNOWN_PRESET', { preset, presets: PRESET_NAMES.join(', ') }) });
     })
     .transform((preset) => preset as PresetName)
     .meta({ enum: [...PRESET_NAMES], description: 'the layout of the export (any case)' }),
@@ -48,17 +49,18 @@ export const importOptionsSchema = z.strictObject({
         .max(255),
     )
     .superRefine((mapping, ctx) => {
-      for (const key of Object.keys(mapping)) if (!isColumnKey(key)) ctx.addIssue({ code: 'custom', message: 'column', path: [key], ...refuse('UNKNOWN_FIELD') });
+      for (const key of Object.keys(mapping))
+        if (!isColumnKey(key)) ctx.addIssue({ code: 'custom', message: 'column', path: [key], ...refuse('UNKNOWN_FIELD') });
     })
     .transform((mapping) => mapping as Partial<Record<ColumnKey, string>>)
     .nullish()
     .meta({ propertyNames: { enum: [...COLUMN_KEYS] }, description: "column names of your file for the preset's logical columns (docs/imports.md)" }),
   process: z.boolean().nullish().meta({ description: 'also process every created draft (label and carrier booking)' }),
   preference: draftSchemas.create.shape.preference,
-  address_resolver_type: z
-    .literal([0, 1, 2])
-    .nullish()
-    .meta({ description: "address resolution for every order (0 off, 1 correct state, city and postal code from the address data, 2 also refuse processing an order whose address cannot be placed); corrections are reported per row" }),
+  address_resolver_type: z.literal([0, 1, 2]).nullish().meta({
+    description:
+      'address resolution for every order (0 off, 1 correct state, city and postal code from the address data, 2 also refuse processing an order whose address cannot be placed); corrections are reported per row',
+  }),
   provider_id: draftSchemas.create.shape.provider_id,
   consignor: draftParts.party.nullish().meta({ description: 'the sender of every order, where the rows have none' }),
   package: draftParts.package

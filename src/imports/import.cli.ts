@@ -42,7 +42,8 @@ const FINISHED = new Set(['completed', 'failed', 'cancelled']);
 function number(name: string, integer: boolean) {
   return (value: string) => {
     const n = Number(value);
-    if (value.trim() === '' || !Number.isFinite(n) || (integer && !Number.isInteger(n))) throw new InvalidArgumentError(`${name} must be a${integer ? 'n integer' : ' number'}`);
+    if (value.trim() === '' || !Number.isFinite(n) || (integer && !Number.isInteger(n)))
+      throw new InvalidArgumentError(`${name} must be a${integer ? 'n integer' : ' number'}`);
     return n;
   };
 }
@@ -101,7 +102,11 @@ async function runImport(file: string, options: ImportCliOptions): Promise<numbe
   };
   if (options.packageWeight !== undefined) importOptions.package = { ...((importOptions.package as object) ?? {}), weight: options.packageWeight };
 
-  const call = async <T>(method: string, url: string, init: { body?: FormData; headers?: Record<string, string> } = {}): Promise<{ status: number; body: Envelope<T> }> => {
+  const call = async <T>(
+    method: string,
+    url: string,
+    init: { body?: FormData; headers?: Record<string, string> } = {},
+  ): Promise<{ status: number; body: Envelope<T> }> => {
     const response = await reach(base, url, { method, headers: { ...headers, ...init.headers }, body: init.body });
     const text = await response.text();
     let body: Envelope<T>;

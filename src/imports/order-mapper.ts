@@ -117,11 +117,17 @@ function notShipped(layout: Layout, record: CsvRecord): boolean {
 
 function hasItem(layout: Layout, record: CsvRecord): boolean {
   if (notShipped(layout, record)) return false;
-  return (['item_description', 'item_sku', 'item_quantity', 'item_unit_price', 'item_line_total'] as const).some((key) => cell(layout, record.fields, key) !== undefined);
+  return (['item_description', 'item_sku', 'item_quantity', 'item_unit_price', 'item_line_total'] as const).some(
+    (key) => cell(layout, record.fields, key) !== undefined,
+  );
 }
 
 /** The draft body (before validation) of one order's rows, with where each value came from. */
-export function buildDraftBody(rows: readonly CsvRecord[], layout: Layout, options: ImportOptions): { body: Record<string, unknown>; sources: Map<string, Source> } {
+export function buildDraftBody(
+  rows: readonly CsvRecord[],
+  layout: Layout,
+  options: ImportOptions,
+): { body: Record<string, unknown>; sources: Map<string, Source> } {
   const b = new OrderBuilder(layout, rows);
   const orderCurrency = b.order('currency', 'currency');
   const items = rows
@@ -219,7 +225,8 @@ export function mapOrder(rows: readonly CsvRecord[], layout: Layout, options: Im
     return { row, column, path: issue.field ?? null, code: issue.code, ...(issue.params && { params: issue.params }) };
   });
   // In the order a reader of the file meets them: by row, then by column.
-  const position = (issue: OrderIssue) => (issue.column === null ? Number.MAX_SAFE_INTEGER : layout.header.findIndex((h) => h.replace(/^\uFEFF/, '').trim() === issue.column));
+  const position = (issue: OrderIssue) =>
+    issue.column === null ? Number.MAX_SAFE_INTEGER : layout.header.findIndex((h) => h.replace(/^\uFEFF/, '').trim() === issue.column);
   located.sort((a, b) => a.row - b.row || position(a) - position(b));
   return { orderNo, row: first.row, rowCount: rows.length, draft: located.length ? null : draft, issues: located };
 }

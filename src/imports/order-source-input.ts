@@ -23,19 +23,25 @@ export interface OrderSourceInput {
  */
 const fields = {
   platform: z.enum(ORDER_PLATFORMS).meta({ description: 'the shop platform that delivers the orders' }),
-  name: z.string().trim().min(1).max(255).meta({ description: 'your name for this shop connection', examples: ['Anadolu Butik (Shopify)'] }),
-  secret: z
+  name: z
     .string()
-    .min(8)
-    .max(512)
-    .meta({ description: "the webhook signing secret: Shopify's app client secret (or the one shown under Settings → Notifications → Webhooks), WooCommerce's webhook secret. Stored encrypted, never shown again." }),
+    .trim()
+    .min(1)
+    .max(255)
+    .meta({ description: 'your name for this shop connection', examples: ['Anadolu Butik (Shopify)'] }),
+  secret: z.string().min(8).max(512).meta({
+    description:
+      "the webhook signing secret: Shopify's app client secret (or the one shown under Settings → Notifications → Webhooks), WooCommerce's webhook secret. Stored encrypted, never shown again.",
+  }),
   process: importOptionsSchema.shape.process.meta({ description: 'also process every draft (carrier booking and label), as imports can' }),
   status: z.literal([0, 1]).nullish().meta({ description: '1 active (default), 0 disabled: its delivery URL answers 404' }),
   consignor: importOptionsSchema.shape.consignor.meta({ description: 'the sender of every order (your warehouse); required' }),
   preference: importOptionsSchema.shape.preference,
   provider_id: importOptionsSchema.shape.provider_id,
   address_resolver_type: importOptionsSchema.shape.address_resolver_type,
-  package: importOptionsSchema.shape.package.meta({ description: 'the package each order becomes: its weight is used when the order carries none (WooCommerce never does), its sizes always' }),
+  package: importOptionsSchema.shape.package.meta({
+    description: 'the package each order becomes: its weight is used when the order carries none (WooCommerce never does), its sizes always',
+  }),
 };
 
 export const orderSourceBodies = {
@@ -69,7 +75,9 @@ export function parseOrderSourceInput(raw: unknown, mode: 'create' | 'replace'):
     // What every order would otherwise lack alike (an import's checkOptions asks the same).
     if (options.preference == null && options.provider_id == null) issues.push({ code: 'NOT_BLANK', field: 'preference' });
     if (body.platform === 'woocommerce' && options.package?.weight == null) issues.push({ code: 'NOT_BLANK', field: 'package.weight' });
-    issues.push(...processingIssues({ consignor: options.consignor ?? {} }).filter((i) => i.field?.startsWith('consignor.') && !issues.some((j) => j.field === i.field)));
+    issues.push(
+      ...processingIssues({ consignor: options.consignor ?? {} }).filter((i) => i.field?.startsWith('consignor.') && !issues.some((j) => j.field === i.field)),
+    );
   }
   if (issues.length > 0) throw new DomainError('VALIDATION_FAILED', issues);
   return {
@@ -78,6 +86,12 @@ export function parseOrderSourceInput(raw: unknown, mode: 'create' | 'replace'):
     ...(body.secret !== undefined && { secret: body.secret }),
     process: options.process,
     status: body.status ?? 1,
-    defaults: { preference: options.preference, provider_id: options.provider_id, address_resolver_type: options.address_resolver_type, consignor: options.consignor, package: options.package },
+    defaults: {
+      preference: options.preference,
+      provider_id: options.provider_id,
+      address_resolver_type: options.address_resolver_type,
+      consignor: options.consignor,
+      package: options.package,
+    },
   };
 }

@@ -7,8 +7,22 @@ import type { OrderEventAction, OrderPlatform } from '../domain/order-source';
  * when it was triggered. Header names are lower case, as Node gives them.
  */
 export const PLATFORM_HEADERS = {
-  shopify: { signature: 'x-shopify-hmac-sha256', topic: 'x-shopify-topic', eventId: 'x-shopify-event-id', fallbackId: 'x-shopify-webhook-id', triggeredAt: 'x-shopify-triggered-at', shop: 'x-shopify-shop-domain' },
-  woocommerce: { signature: 'x-wc-webhook-signature', topic: 'x-wc-webhook-topic', eventId: 'x-wc-webhook-delivery-id', fallbackId: undefined, triggeredAt: undefined, shop: 'x-wc-webhook-source' },
+  shopify: {
+    signature: 'x-shopify-hmac-sha256',
+    topic: 'x-shopify-topic',
+    eventId: 'x-shopify-event-id',
+    fallbackId: 'x-shopify-webhook-id',
+    triggeredAt: 'x-shopify-triggered-at',
+    shop: 'x-shopify-shop-domain',
+  },
+  woocommerce: {
+    signature: 'x-wc-webhook-signature',
+    topic: 'x-wc-webhook-topic',
+    eventId: 'x-wc-webhook-delivery-id',
+    fallbackId: undefined,
+    triggeredAt: undefined,
+    shop: 'x-wc-webhook-source',
+  },
 } as const;
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -63,7 +77,12 @@ export function deliveryHeaders(platform: OrderPlatform, headers: Headers, body:
   return {
     signature: one(headers, names.signature),
     topic,
-    dedupKey: eventId ? `${platform}:${eventId.slice(0, 255)}` : `sha256:${createHash('sha256').update(`${topic ?? ''}\n`).update(body).digest('hex')}`,
+    dedupKey: eventId
+      ? `${platform}:${eventId.slice(0, 255)}`
+      : `sha256:${createHash('sha256')
+          .update(`${topic ?? ''}\n`)
+          .update(body)
+          .digest('hex')}`,
     triggeredAt: at && !Number.isNaN(at.getTime()) ? at.toISOString() : null,
   };
 }

@@ -17,7 +17,8 @@ import { resolveLayout, type ColumnKey } from './presets';
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** A JSON value as a CSV cell would hold it. */
-const text = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : typeof v === 'boolean' ? String(v) : '');
+const text = (v: unknown): string =>
+  typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : typeof v === 'boolean' ? String(v) : '';
 const obj = (v: unknown): Json => (isObject(v) ? v : {});
 
 /** The column the webhook's weight is written to (the exports have none): mapped onto `package_weight`. */
@@ -38,9 +39,28 @@ function toRows(header: string[], rows: Record<string, string>[], weightFromDefa
 }
 
 const SHOPIFY_HEADER = [
-  'Name', 'Email', 'Currency', 'Phone', 'Lineitem quantity', 'Lineitem name', 'Lineitem price', 'Lineitem sku', 'Lineitem requires shipping',
-  'Billing Phone', 'Shipping Name', 'Shipping Street', 'Shipping Address1', 'Shipping Address2', 'Shipping Company', 'Shipping City',
-  'Shipping Zip', 'Shipping Province', 'Shipping Country', 'Shipping Phone', 'Shipping Province Name', WEIGHT_COLUMN,
+  'Name',
+  'Email',
+  'Currency',
+  'Phone',
+  'Lineitem quantity',
+  'Lineitem name',
+  'Lineitem price',
+  'Lineitem sku',
+  'Lineitem requires shipping',
+  'Billing Phone',
+  'Shipping Name',
+  'Shipping Street',
+  'Shipping Address1',
+  'Shipping Address2',
+  'Shipping Company',
+  'Shipping City',
+  'Shipping Zip',
+  'Shipping Province',
+  'Shipping Country',
+  'Shipping Phone',
+  'Shipping Province Name',
+  WEIGHT_COLUMN,
 ];
 
 /**
@@ -53,7 +73,10 @@ export function shopifyOrderRows(order: Json): OrderRows {
   const name = text(ship.name) || [text(ship.first_name), text(ship.last_name)].filter(Boolean).join(' ');
   const items = Array.isArray(order.line_items) ? order.line_items.map(obj) : [];
   // total_weight is the order's shipped weight in grams; without it, the line items' grams × quantity.
-  const grams = Number(order.total_weight) > 0 ? Number(order.total_weight) : items.reduce((sum, i) => sum + (i.requires_shipping === false ? 0 : (Number(i.grams) || 0) * (Number(i.quantity) || 0)), 0);
+  const grams =
+    Number(order.total_weight) > 0
+      ? Number(order.total_weight)
+      : items.reduce((sum, i) => sum + (i.requires_shipping === false ? 0 : (Number(i.grams) || 0) * (Number(i.quantity) || 0)), 0);
   const weight = grams > 0 ? String(Math.round(grams) / 1000) : '';
   const first: Record<string, string> = {
     Name: text(order.name) || (order.order_number !== undefined ? `#${text(order.order_number)}` : ''),
@@ -86,9 +109,26 @@ export function shopifyOrderRows(order: Json): OrderRows {
 }
 
 const WOOCOMMERCE_HEADER = [
-  'Order Number', 'Order Currency', 'Shipping First Name', 'Shipping Last Name', 'Shipping Company', 'Billing Email', 'Shipping Phone', 'Billing Phone',
-  'Shipping Address 1', 'Shipping Address 2', 'Shipping City', 'Shipping State', 'Shipping Postcode', 'Shipping Country',
-  'Item Name', 'Item SKU', 'Quantity', 'Item Cost', 'Item Total', WEIGHT_COLUMN,
+  'Order Number',
+  'Order Currency',
+  'Shipping First Name',
+  'Shipping Last Name',
+  'Shipping Company',
+  'Billing Email',
+  'Shipping Phone',
+  'Billing Phone',
+  'Shipping Address 1',
+  'Shipping Address 2',
+  'Shipping City',
+  'Shipping State',
+  'Shipping Postcode',
+  'Shipping Country',
+  'Item Name',
+  'Item SKU',
+  'Quantity',
+  'Item Cost',
+  'Item Total',
+  WEIGHT_COLUMN,
 ];
 
 /**
@@ -149,7 +189,13 @@ export function orderIdentity(platform: OrderPlatform, body: unknown, action: 'c
   if (!isObject(body)) return { notAnOrder: true };
   // Shopify's ids exceed a double's exact integers: its GraphQL id carries the same id as text.
   const gid = platform === 'shopify' ? /^gid:\/\/shopify\/Order\/(\d{1,30})$/.exec(text(body.admin_graphql_api_id))?.[1] : undefined;
-  const id = gid ?? (typeof body.id === 'number' && Number.isInteger(body.id) && body.id > 0 ? BigInt(body.id).toString() : typeof body.id === 'string' && /^[\w-]{1,64}$/.test(body.id) ? body.id : undefined);
+  const id =
+    gid ??
+    (typeof body.id === 'number' && Number.isInteger(body.id) && body.id > 0
+      ? BigInt(body.id).toString()
+      : typeof body.id === 'string' && /^[\w-]{1,64}$/.test(body.id)
+        ? body.id
+        : undefined);
   if (!id) return { notAnOrder: true };
   if (action === 'create' && !Array.isArray(body.line_items)) return { notAnOrder: true };
   const no = platform === 'shopify' ? text(body.name) : text(body.number);

@@ -9,7 +9,23 @@
 export const PRESET_NAMES = ['generic', 'shopify', 'woocommerce'] as const;
 export type PresetName = (typeof PRESET_NAMES)[number];
 
-const PARTY_COLUMNS = ['name', 'first_name', 'last_name', 'attention_name', 'email', 'phone', 'address', 'address2', 'city', 'state', 'state_code', 'postal_code', 'country', 'tax_number', 'party_type'] as const;
+const PARTY_COLUMNS = [
+  'name',
+  'first_name',
+  'last_name',
+  'attention_name',
+  'email',
+  'phone',
+  'address',
+  'address2',
+  'city',
+  'state',
+  'state_code',
+  'postal_code',
+  'country',
+  'tax_number',
+  'party_type',
+] as const;
 type PartyColumn = (typeof PARTY_COLUMNS)[number];
 const PACKAGE_COLUMNS = ['package_type', 'package_weight', 'package_length', 'package_width', 'package_height'] as const;
 

@@ -29,10 +29,19 @@ const entry = z
     if (!valid) ctx.addIssue({ code: 'custom', message: 'entry', ...refuse('LABEL_BATCH_ENTRY_INVALID') });
   })
   .transform((value) => String(value).trim())
-  .meta({ anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string', pattern: ENTRY_TEXT.source }] });
+  .meta({
+    anyOf: [
+      { type: 'integer', minimum: 1 },
+      { type: 'string', pattern: ENTRY_TEXT.source },
+    ],
+  });
 
 export const labelBatchBody = z.strictObject({
-  consignments: z.array(entry).min(1).max(MAX_BATCH_LABELS).meta({ description: 'consignment ids or barcodes, in the order to print', examples: [[1042, 'CF00000010438']] }),
+  consignments: z
+    .array(entry)
+    .min(1)
+    .max(MAX_BATCH_LABELS)
+    .meta({ description: 'consignment ids or barcodes, in the order to print', examples: [[1042, 'CF00000010438']] }),
   format,
   layout,
 });

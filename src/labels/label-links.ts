@@ -16,7 +16,8 @@ export function createLabelLinks(secret: string, publicBaseUrl: string) {
     return timingSafeEqual(Buffer.from(sign(subject)), given);
   };
   return {
-    url: (labelId: number, fileName: string) => `${publicBaseUrl}/api/v1/labels/${labelId}/${encodeURIComponent(fileName)}?hash=${sign(`${labelId}/${fileName}`)}`,
+    url: (labelId: number, fileName: string) =>
+      `${publicBaseUrl}/api/v1/labels/${labelId}/${encodeURIComponent(fileName)}?hash=${sign(`${labelId}/${fileName}`)}`,
     verify: (labelId: number, fileName: string, hash: unknown): boolean => matches(`${labelId}/${fileName}`, hash),
     documentUrl: (documentId: number, fileName: string) =>
       `${publicBaseUrl}/api/v1/documents/${documentId}/${encodeURIComponent(fileName)}?hash=${sign(`document/${documentId}/${fileName}`)}`,

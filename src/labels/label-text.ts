@@ -14,9 +14,8 @@ export function formatQuantity(n: number): string {
 
 /** "34000 Kadıköy / İstanbul": postal code, city, then state when it differs from the city. */
 export function cityLine(p: LabelParty): string {
-  const place = p.state && p.state.trim() && p.state.trim().toLocaleLowerCase('tr') !== p.city.trim().toLocaleLowerCase('tr')
-    ? `${p.city} / ${p.state}`
-    : p.city;
+  const place =
+    p.state && p.state.trim() && p.state.trim().toLocaleLowerCase('tr') !== p.city.trim().toLocaleLowerCase('tr') ? `${p.city} / ${p.state}` : p.city;
   return [p.postalCode, place].filter((s) => s && s.trim()).join(' ');
 }
 

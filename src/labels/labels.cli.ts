@@ -24,7 +24,7 @@ interface LabelsCliOptions extends ApiOptions {
 
 export function labelsCommand(): Command {
   return withApiOptions(new Command('labels'))
-    .description("download the labels of an import, or of a list of consignments, as one PDF or ZPL file from a running consignflow service")
+    .description('download the labels of an import, or of a list of consignments, as one PDF or ZPL file from a running consignflow service')
     .option('--import <id>', "the import whose consignments' labels to merge, in the order of its file")
     .option('--consignments <list>', 'consignment ids or barcodes, comma-separated, in the order to print')
     .option('--from <file>', 'a file of consignment ids or barcodes, one per line')
@@ -42,7 +42,9 @@ export function labelsCommand(): Command {
 }
 
 async function entriesOf(options: LabelsCliOptions): Promise<string[]> {
-  const text = options.from ? await readFile(options.from, 'utf8').catch((error: Error) => Promise.reject(new ApiError(`cannot read ${options.from}: ${error.message}`))) : (options.consignments ?? '');
+  const text = options.from
+    ? await readFile(options.from, 'utf8').catch((error: Error) => Promise.reject(new ApiError(`cannot read ${options.from}: ${error.message}`)))
+    : (options.consignments ?? '');
   return text
     .split(options.from ? /\r?\n/ : ',')
     .map((entry) => entry.trim())

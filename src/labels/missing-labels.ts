@@ -50,7 +50,10 @@ export function renderMissingLabelsPdf(missing: MissingLabel[], layout: SheetLay
   const margin = (layout === 'a4' ? 15 : 5) * MM;
   const size = layout === 'a4' ? 10 : 7;
   return renderPdf({ size: [width, height], margin, info: { Title: text.title(missing.length), Creator: 'consignflow' } }, (doc) => {
-    doc.font('bold').fontSize(size + 4).text(text.title(missing.length));
+    doc
+      .font('bold')
+      .fontSize(size + 4)
+      .text(text.title(missing.length));
     doc.moveDown(0.5).font('regular').fontSize(size).text(text.intro).moveDown(0.5);
     for (const m of missing) {
       doc.font('bold').text(`${text.entry} ${m.entry}`, { continued: true }).font('regular');
@@ -68,7 +71,14 @@ export function missingLabelsZpl(missing: MissingLabel[], locale: Locale): strin
   const inner = ZPL_WIDTH - 2 * ZPL_MARGIN;
   const labels: string[] = [];
   for (let start = 0; start < missing.length; start += ZPL_ENTRIES_PER_LABEL) {
-    const lines = ['^XA', '^CI28', `^PW${ZPL_WIDTH}`, `^LL${ZPL_HEIGHT}`, '^LH0,0', zplText(ZPL_MARGIN, ZPL_MARGIN, 36, text.title(missing.length), { width: inner })];
+    const lines = [
+      '^XA',
+      '^CI28',
+      `^PW${ZPL_WIDTH}`,
+      `^LL${ZPL_HEIGHT}`,
+      '^LH0,0',
+      zplText(ZPL_MARGIN, ZPL_MARGIN, 36, text.title(missing.length), { width: inner }),
+    ];
     lines.push(zplText(ZPL_MARGIN, ZPL_MARGIN + 50, 22, text.intro, { width: inner, lines: 2 }));
     missing.slice(start, start + ZPL_ENTRIES_PER_LABEL).forEach((m, i) => {
       const line = `${m.entry}${m.referenceNo ? ` · ${m.referenceNo}` : ''} — ${text.reasons[m.reason]}`;

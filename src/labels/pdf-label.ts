@@ -85,12 +85,27 @@ function caption(doc: Doc, text: string, x: number, y: number): void {
 }
 
 /** One line cut to `width` with an ellipsis (pdfkit only cuts when a height bounds the box; without one it wraps). */
-function line(doc: Doc, face: 'regular' | 'bold', size: number, text: string, x: number, y: number, width: number, align: 'left' | 'center' | 'right' = 'left'): void {
-  doc.font(face).fontSize(size).text(text, x, y, { width, height: size * 1.3, lineBreak: false, ellipsis: true, align });
+function line(
+  doc: Doc,
+  face: 'regular' | 'bold',
+  size: number,
+  text: string,
+  x: number,
+  y: number,
+  width: number,
+  align: 'left' | 'center' | 'right' = 'left',
+): void {
+  doc
+    .font(face)
+    .fontSize(size)
+    .text(text, x, y, { width, height: size * 1.3, lineBreak: false, ellipsis: true, align });
 }
 
 function rule(doc: Doc, y: number): void {
-  doc.moveTo(MARGIN, y).lineTo(PAGE_WIDTH - MARGIN, y).stroke();
+  doc
+    .moveTo(MARGIN, y)
+    .lineTo(PAGE_WIDTH - MARGIN, y)
+    .stroke();
 }
 
 function drawParty(doc: Doc, title: string, p: LabelParty, top: number, prominent: boolean): void {
@@ -101,7 +116,10 @@ function drawParty(doc: Doc, title: string, p: LabelParty, top: number, prominen
   caption(doc, title, MARGIN, top);
   line(doc, 'bold', nameSize, p.name, MARGIN, top + 9, INNER);
   const addressTop = top + 11 + nameSize;
-  doc.font('regular').fontSize(bodySize).text(p.address, MARGIN, addressTop, { width: INNER, height: lineHeight * addressLines, ellipsis: true, lineGap: 0 });
+  doc
+    .font('regular')
+    .fontSize(bodySize)
+    .text(p.address, MARGIN, addressTop, { width: INNER, height: lineHeight * addressLines, ellipsis: true, lineGap: 0 });
   // Follow the address directly when it is short; doc.y is where pdfkit stopped writing.
   const cityTop = Math.min(doc.y, addressTop + lineHeight * addressLines) + 1;
   line(doc, prominent ? 'bold' : 'regular', bodySize, cityLine(p), MARGIN, cityTop, INNER);

@@ -82,7 +82,10 @@ export class StreamingPdfWriter {
   async addSheet(labelPages: PDFPage[]): Promise<void> {
     const { page: size, slots } = LAYOUTS[this.layout];
     if (labelPages.length === 0 || labelPages.length > slots.length) throw new Error(`A sheet holds 1 to ${slots.length} label pages`);
-    await this.writeSheet(size, labelPages.map((page, i) => ({ page, slot: slots[i] })));
+    await this.writeSheet(
+      size,
+      labelPages.map((page, i) => ({ page, slot: slots[i] })),
+    );
   }
 
   /** Adds a page as it is, at its own size (a page of notes after the labels). */
@@ -117,7 +120,10 @@ export class StreamingPdfWriter {
     this.writeRaw(2, `<< /Type /Pages /Kids [ ${kids} ] /Count ${this.pageRefs.length} >>`);
     this.writeRaw(1, `<< /Type /Catalog /Pages ${StreamingPdfWriter.PAGES} >>`);
     const infoNumber = ++this.lastObjectNumber;
-    this.writeRaw(infoNumber, `<< /Title ${pdfString(info.title)} /Creator (consignflow) /Producer (consignflow) /CreationDate ${pdfString(pdfDate(info.creationDate))} >>`);
+    this.writeRaw(
+      infoNumber,
+      `<< /Title ${pdfString(info.title)} /Creator (consignflow) /Producer (consignflow) /CreationDate ${pdfString(pdfDate(info.creationDate))} >>`,
+    );
 
     const xrefAt = this.position;
     const size = this.lastObjectNumber + 1;

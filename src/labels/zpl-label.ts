@@ -37,7 +37,12 @@ export function zplEscape(text: string): string {
 function fit(value: string, width: number, size: number, lines: number): string {
   const max = Math.max(4, Math.floor(width / (size * 0.55))) * lines;
   const chars = [...value];
-  return chars.length <= max ? value : chars.slice(0, max - 3).join('').trimEnd() + '...';
+  return chars.length <= max
+    ? value
+    : chars
+        .slice(0, max - 3)
+        .join('')
+        .trimEnd() + '...';
 }
 
 /** A text field (the merged batches' notes page uses it too): origin, scalable font 0 at `size` dots, optional `^FB` block (width, lines, alignment). */
@@ -89,13 +94,7 @@ function renderZplPage(data: LabelPage): string {
     zplText(ZPL_WIDTH - ZPL_MARGIN - 260, ZPL_MARGIN + 40, 22, packageCountText(data), { width: 260, align: 'R' }),
   ];
   if (data.serviceName) lines.push(zplText(ZPL_MARGIN, ZPL_MARGIN + 52, 24, data.serviceName, { width: INNER - 260 }));
-  lines.push(
-    rule(108),
-    ...party('GÖNDERİCİ / FROM', data.consignor, 120, false),
-    rule(316),
-    ...party('ALICI / TO', data.consignee, 328, true),
-    rule(640),
-  );
+  lines.push(rule(108), ...party('GÖNDERİCİ / FROM', data.consignor, 120, false), rule(316), ...party('ALICI / TO', data.consignee, 328, true), rule(640));
 
   const details: Array<[string, string]> = [
     ['Referans / Ref', data.referenceNo ?? '-'],

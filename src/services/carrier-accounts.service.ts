@@ -39,7 +39,6 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 /** The webhook id of accounts whose webhook the customer registers in the carrier's portal (nothing to delete remotely). */
 const PORTAL_WEBHOOK = 'carrier-portal';
 
-
 /** A customer's carrier accounts. Credentials go in sealed and never come out here (only a masked hint). */
 export function createCarrierAccountService(deps: CarrierAccountServiceDeps) {
   const get = async (caller: Caller, providerId: number): Promise<CarrierAccountRecord> => {
@@ -124,7 +123,12 @@ export function createCarrierAccountService(deps: CarrierAccountServiceDeps) {
       if (input.carrier !== current.carrier) throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_CHOICE', field: 'carrier' }]);
       const previous = await credentialsOf(providerId);
       const credentials = input.credentials && seal(providerId, caller.customerId, input.carrier, input.credentials);
-      const updated = await updateCarrierAccount(deps.db, caller.customerId, providerId, { description: input.description, settings: input.settings, status: input.status, credentials });
+      const updated = await updateCarrierAccount(deps.db, caller.customerId, providerId, {
+        description: input.description,
+        settings: input.settings,
+        status: input.status,
+        credentials,
+      });
       if (!updated) throw new DomainError('CARRIER_ACCOUNT_NOT_FOUND');
       // New credentials (another remote or key) move the webhook; an account without one tries again.
       if (input.credentials || !current.statusWebhook.registered) await connectStatusWebhook(updated, input.credentials ?? previous!, previous);
@@ -150,12 +154,17 @@ export function createCarrierAccountService(deps: CarrierAccountServiceDeps) {
      * The account whose status webhook delivery carries `secret` (compared by hash, in constant time); a
      * deleted account's webhook no longer counts.
      */
-    async verifyStatusWebhook(providerId: number, secret: string | undefined): Promise<{ providerId: number; customerId: number; carrier: string } | undefined> {
+    async verifyStatusWebhook(
+      providerId: number,
+      secret: string | undefined,
+    ): Promise<{ providerId: number; customerId: number; carrier: string } | undefined> {
       if (!secret || !Number.isSafeInteger(providerId) || providerId <= 0 || providerId > 2_147_483_647) return undefined;
       const account = await findCarrierAccountForCarrier(deps.db, providerId);
       if (!account || account.deleted || !account.statusWebhookSecretHash) return undefined;
       const [given, expected] = [Buffer.from(sha256(secret), 'hex'), Buffer.from(account.statusWebhookSecretHash, 'hex')];
-      return given.length === expected.length && timingSafeEqual(given, expected) ? { providerId, customerId: account.customerId, carrier: account.carrier } : undefined;
+      return given.length === expected.length && timingSafeEqual(given, expected)
+        ? { providerId, customerId: account.customerId, carrier: account.carrier }
+        : undefined;
     },
 
     credentialsOf,

@@ -63,7 +63,10 @@ export interface ProcessOutcome {
 export function createConsignmentService(deps: ConsignmentServiceDeps) {
   /** What a draft names must be the caller's to use: its provider, its documents. Every problem at once. */
   const checkReferences = async (caller: Caller, draft: DraftInput) => {
-    const [provider, documents] = await Promise.all([deps.providers.issue(caller.customerId, draft.provider_id), deps.documents?.unknownReferences(caller, draft.documents) ?? []]);
+    const [provider, documents] = await Promise.all([
+      deps.providers.issue(caller.customerId, draft.provider_id),
+      deps.documents?.unknownReferences(caller, draft.documents) ?? [],
+    ]);
     const issues = [...(provider ? [provider] : []), ...documents];
     if (issues.length > 0) throw new DomainError('VALIDATION_FAILED', issues);
   };
@@ -145,7 +148,13 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
      * answer lost to a crash) is read back from the workflow, even though the draft is no longer a draft
      * (and recognised by its key when the crash took the update from the engine too).
      */
-    async processDraft(caller: Caller, id: number, patch: DraftInput | null, format: LabelFormat, options: { carrierWaitMs?: number; updateId?: string } = {}): Promise<ProcessOutcome> {
+    async processDraft(
+      caller: Caller,
+      id: number,
+      patch: DraftInput | null,
+      format: LabelFormat,
+      options: { carrierWaitMs?: number; updateId?: string } = {},
+    ): Promise<ProcessOutcome> {
       if (patch) await checkReferences(caller, patch);
       const current = await findConsignmentRef(deps.db, caller.customerId, id);
       if (!current) throw new DomainError('DRAFT_NOT_FOUND');
@@ -159,7 +168,11 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
         requireDraft(current.status);
       }
       await refuseTakenReference(deps.db, caller.customerId, patch?.reference_no, current.uuid);
-      const result = await deps.lifecycles.process(draftStartOf(current, caller.customerCode), { patch, labelFormat: format, carrierWaitMs: options.carrierWaitMs ?? deps.carrierWaitMs }, options.updateId);
+      const result = await deps.lifecycles.process(
+        draftStartOf(current, caller.customerCode),
+        { patch, labelFormat: format, carrierWaitMs: options.carrierWaitMs ?? deps.carrierWaitMs },
+        options.updateId,
+      );
       return processOutcome(result, format);
     },
 
@@ -209,7 +222,9 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
       let target: { id: number; uuid: string } | undefined;
       if (names.trackingCode) target = await findByTrackingCode(deps.db, account.providerId, names.trackingCode);
       if (!target && names.reference) {
-        const byReference = (await findConsignment(deps.db, { referenceNo: names.reference, customerId: account.customerId })) ?? (isServiceBarcode(names.reference) ? await findConsignment(deps.db, { barcode: names.reference, customerId: account.customerId }) : undefined);
+        const byReference =
+          (await findConsignment(deps.db, { referenceNo: names.reference, customerId: account.customerId })) ??
+          (isServiceBarcode(names.reference) ? await findConsignment(deps.db, { barcode: names.reference, customerId: account.customerId }) : undefined);
         if (byReference?.provider_id === account.providerId) target = byReference;
       }
       if (!target) return undefined;

@@ -11,7 +11,11 @@ import type { ConsignmentService } from './consignments.service';
 
 export const CUSTOMS_DOCUMENT_KINDS: readonly CustomsDocumentKind[] = ['cn22', 'cn23', 'proforma'];
 
-export function createCustomsService(deps: { consignments: ConsignmentService; carrierName: (providerId: number) => Promise<string | undefined>; sdrRates?: SdrRates }) {
+export function createCustomsService(deps: {
+  consignments: ConsignmentService;
+  carrierName: (providerId: number) => Promise<string | undefined>;
+  sdrRates?: SdrRates;
+}) {
   const rates = deps.sdrRates ?? DEFAULT_SDR_RATES;
   return {
     rates,

@@ -46,7 +46,11 @@ export function createDocumentService(deps: DocumentServiceDeps) {
     /** The draft's document references that are not the caller's documents, as field issues. */
     async unknownReferences(caller: Caller, documents: DocumentInput[] | undefined): Promise<Issue[]> {
       if (!documents?.length) return [];
-      const owned = await findOwnedDocumentIds(deps.db, caller.customerId, documents.map((d) => d.id));
+      const owned = await findOwnedDocumentIds(
+        deps.db,
+        caller.customerId,
+        documents.map((d) => d.id),
+      );
       return documents.flatMap((d, i): Issue[] => (owned.has(d.id) ? [] : [{ code: 'DOCUMENT_UNKNOWN', field: `documents.${i}.id` }]));
     },
 

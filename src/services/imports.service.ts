@@ -107,7 +107,8 @@ export function createImportService(deps: ImportServiceDeps) {
         try {
           await scanner.end();
         } catch (error) {
-          if (error instanceof CsvSyntaxError) throw new DomainError('IMPORT_INVALID_CSV', { field: 'file', params: { line: error.line, reason: error.reason } });
+          if (error instanceof CsvSyntaxError)
+            throw new DomainError('IMPORT_INVALID_CSV', { field: 'file', params: { line: error.line, reason: error.reason } });
           throw error;
         }
         if (!scanner.utf8) throw new DomainError('IMPORT_NOT_UTF8', { field: 'file' });
@@ -159,7 +160,8 @@ export function createImportService(deps: ImportServiceDeps) {
           const body = isObject(form.body) ? form.body : {};
           const { csv, ...options } = body;
           if (typeof csv !== 'string' || !csv.trim()) {
-            if (csv !== undefined && csv !== null && typeof csv !== 'string') throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_TYPE', field: 'csv', params: { type: 'string' } }]);
+            if (csv !== undefined && csv !== null && typeof csv !== 'string')
+              throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_TYPE', field: 'csv', params: { type: 'string' } }]);
             if (typeof csv === 'string') throw new DomainError('IMPORT_FILE_EMPTY', { field: 'csv' });
             throw new DomainError('VALIDATION_FAILED', [{ code: 'NOT_BLANK', field: 'csv' }]);
           }
@@ -182,9 +184,14 @@ export function createImportService(deps: ImportServiceDeps) {
       const providerIssue = await deps.providers.issue(caller.customerId, options.provider_id);
       if (providerIssue) throw new DomainError('VALIDATION_FAILED', [providerIssue]);
       const { layout, missing } = resolveLayout(options.preset, upload.header, options.mapping);
-      if (missing.length > 0) throw new DomainError('IMPORT_COLUMNS_MISSING', { field: 'file', params: { columns: missing.map((c) => `"${c}"`).join(', '), preset: options.preset } });
+      if (missing.length > 0)
+        throw new DomainError('IMPORT_COLUMNS_MISSING', {
+          field: 'file',
+          params: { columns: missing.map((c) => `"${c}"`).join(', '), preset: options.preset },
+        });
       const senderFromOptions = needsConsignorOption(layout);
-      if (senderFromOptions && !options.consignor) throw new DomainError('IMPORT_CONSIGNOR_REQUIRED', { field: 'consignor', params: { preset: options.preset } });
+      if (senderFromOptions && !options.consignor)
+        throw new DomainError('IMPORT_CONSIGNOR_REQUIRED', { field: 'consignor', params: { preset: options.preset } });
       if (senderFromOptions && !options.consignor?.name) throw new DomainError('VALIDATION_FAILED', [{ code: 'NOT_BLANK', field: 'consignor.name' }]);
       if (options.process) {
         const issues: Issue[] = [];
@@ -236,7 +243,10 @@ export function createImportService(deps: ImportServiceDeps) {
 
     async errors(caller: Caller, id: string, page: PageRequest, locale: Locale) {
       const record = await own(caller, id);
-      const [entries, total] = await Promise.all([listErrorEntries(deps.db, record.id, { limit: page.limit, offset: pageOffset(page) }), countOrderErrors(deps.db, record.id)]);
+      const [entries, total] = await Promise.all([
+        listErrorEntries(deps.db, record.id, { limit: page.limit, offset: pageOffset(page) }),
+        countOrderErrors(deps.db, record.id),
+      ]);
       return { entries: entries.map((e) => toErrorEntry(e.orderNo, e.issue, locale)), total };
     },
 

@@ -46,7 +46,11 @@ function sortOut(asked: { entry: string; row?: BatchLabelRow }[], format: BatchP
 
 export function createLabelBatchService(deps: { db: Queryable }) {
   /** Label files in chunks, in order; a file gone since the plan (its consignment deleted) is reported missing. */
-  async function* files(printable: Printable[], format: BatchPrint['format'], missing: MissingLabel[]): AsyncGenerator<{ item: Printable; content: Uint8Array | string }[]> {
+  async function* files(
+    printable: Printable[],
+    format: BatchPrint['format'],
+    missing: MissingLabel[],
+  ): AsyncGenerator<{ item: Printable; content: Uint8Array | string }[]> {
     for (let i = 0; i < printable.length; i += LOAD_CHUNK) {
       const chunk = printable.slice(i, i + LOAD_CHUNK);
       const loaded = await loadLabelFiles(deps.db, [...new Set(chunk.map((p) => p.row.labelId))], format);

@@ -42,10 +42,7 @@ const sealingContext = (id: string, customerId: number, platform: OrderPlatform)
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What a delivery became. */
-export type DeliveryOutcome =
-  | { kind: 'ping' }
-  | { kind: 'ignored'; topic: string }
-  | { kind: 'queued' | 'redelivered'; event: OrderEventRecord };
+export type DeliveryOutcome = { kind: 'ping' } | { kind: 'ignored'; topic: string } | { kind: 'queued' | 'redelivered'; event: OrderEventRecord };
 
 /**
  * Order sources (issue 26): a customer's shop connections, with their signing secret sealed like carrier
@@ -78,7 +75,17 @@ export function createOrderSourceService(deps: OrderSourceServiceDeps) {
       await checkProvider(caller, input);
       const id = randomUUID();
       const { sealed, hint } = seal(id, caller.customerId, input.platform, input.secret!);
-      return insertOrderSource(deps.db, { id, customerId: caller.customerId, platform: input.platform, name: input.name, secret: sealed, secretHint: hint, defaults: input.defaults, process: input.process, status: input.status });
+      return insertOrderSource(deps.db, {
+        id,
+        customerId: caller.customerId,
+        platform: input.platform,
+        name: input.name,
+        secret: sealed,
+        secretHint: hint,
+        defaults: input.defaults,
+        process: input.process,
+        status: input.status,
+      });
     },
 
     get,
@@ -90,7 +97,13 @@ export function createOrderSourceService(deps: OrderSourceServiceDeps) {
       if (input.platform !== current.platform) throw new DomainError('VALIDATION_FAILED', [{ code: 'ORDER_SOURCE_PLATFORM_FIXED', field: 'platform' }]);
       await checkProvider(caller, input);
       const secret = input.secret === undefined ? undefined : seal(id, caller.customerId, current.platform, input.secret);
-      const updated = await updateOrderSource(deps.db, caller.customerId, id, { name: input.name, defaults: input.defaults, process: input.process, status: input.status, secret });
+      const updated = await updateOrderSource(deps.db, caller.customerId, id, {
+        name: input.name,
+        defaults: input.defaults,
+        process: input.process,
+        status: input.status,
+        secret,
+      });
       if (!updated) throw new DomainError('ORDER_SOURCE_NOT_FOUND');
       return updated;
     },
@@ -163,7 +176,11 @@ export function createOrderSourceService(deps: OrderSourceServiceDeps) {
       }
       count(platform, 'received');
       try {
-        await deps.events.start({ sourceId: source.id, eventId: event.id, summary: `${platform} ${delivery.topic} ${identity.orderNo ?? identity.orderId} → source ${source.name}` });
+        await deps.events.start({
+          sourceId: source.id,
+          eventId: event.id,
+          summary: `${platform} ${delivery.topic} ${identity.orderNo ?? identity.orderId} → source ${source.name}`,
+        });
         await markOrderEventsStarted(deps.db, [event.id]);
       } catch (error) {
         // Queued all the same: the relay starts it once the receiver's claim has run out.

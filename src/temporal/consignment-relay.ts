@@ -95,7 +95,10 @@ export function startConsignmentRelay(options: ConsignmentRelayOptions): Consign
     await completeDraftStarts(options.db, started);
     if (failed.length) {
       // Claimable again at once: the engine may be back by the next round.
-      await releaseDraftStarts(options.db, failed.map((d) => d.id));
+      await releaseDraftStarts(
+        options.db,
+        failed.map((d) => d.id),
+      );
       throw firstError;
     }
     return claimed.length;

@@ -79,7 +79,10 @@ async function call<T>(fn: () => Promise<T>, notFound: ErrorCode = 'CONSIGNMENT_
  * services, the import activities and the worker's activities all come here).
  */
 export function createConsignmentStarter(deps: ConsignmentStarterDeps) {
-  const settings = (): Pick<ConsignmentWorkflowInput, 'historyLimit' | 'pollIntervalMs'> => ({ historyLimit: deps.historyLimit, pollIntervalMs: deps.pollIntervalMs });
+  const settings = (): Pick<ConsignmentWorkflowInput, 'historyLimit' | 'pollIntervalMs'> => ({
+    historyLimit: deps.historyLimit,
+    pollIntervalMs: deps.pollIntervalMs,
+  });
   const handle = (uuid: string) => deps.client.workflow.getHandle<typeof consignmentWorkflow>(consignmentWorkflowId(uuid));
 
   /**
@@ -94,7 +97,16 @@ export function createConsignmentStarter(deps: ConsignmentStarterDeps) {
         uuid: draft.uuid,
         customerCode: draft.customerCode,
         ...settings(),
-        state: { uuid: draft.uuid, creation: 'created' as const, consignmentId: draft.id, status: STATUS.NEW_DRAFT, referenceNo: draft.referenceNo, providerId: draft.providerId, trackingCode: null, seenEvents: [] },
+        state: {
+          uuid: draft.uuid,
+          creation: 'created' as const,
+          consignmentId: draft.id,
+          status: STATUS.NEW_DRAFT,
+          referenceNo: draft.referenceNo,
+          providerId: draft.providerId,
+          trackingCode: null,
+          seenEvents: [],
+        },
       },
     ] as [ConsignmentWorkflowInput],
     workflowIdConflictPolicy: 'USE_EXISTING' as const,
@@ -117,7 +129,13 @@ export function createConsignmentStarter(deps: ConsignmentStarterDeps) {
    * or finished, instead of sending a second: the key lives in the workflow's history, so it survives a crash
    * of the API or the worker with it.
    */
-  const updateWithStart = <R, A extends unknown[]>(update: UpdateDefinition<R, A>, draft: DraftStart, args: A, notFound?: ErrorCode, updateId?: string): Promise<R> =>
+  const updateWithStart = <R, A extends unknown[]>(
+    update: UpdateDefinition<R, A>,
+    draft: DraftStart,
+    args: A,
+    notFound?: ErrorCode,
+    updateId?: string,
+  ): Promise<R> =>
     call(
       () =>
         deps.client.workflow.executeUpdateWithStart(update, {
@@ -158,12 +176,14 @@ export function createConsignmentStarter(deps: ConsignmentStarterDeps) {
 
     update: (draft: DraftStart, patch: DraftInput): Promise<ConsignmentRecord> => updateWithStart(updateDraftUpdate, draft, [patch]),
 
-    process: (draft: DraftStart, request: ProcessRequest, updateId?: string): Promise<ProcessResult> => updateWithStart(processDraftUpdate, draft, [request], 'NOT_DRAFT', updateId),
+    process: (draft: DraftStart, request: ProcessRequest, updateId?: string): Promise<ProcessResult> =>
+      updateWithStart(processDraftUpdate, draft, [request], 'NOT_DRAFT', updateId),
 
     /** What the processing sent with `updateId` answered, when the workflow has it. */
     processed: (uuid: string, updateId: string) => earlierUpdate<ProcessResult>(uuid, updateId),
 
-    cancel: (draft: DraftStart, updateId?: string): Promise<{ consignmentId: number; status: number }> => updateWithStart(cancelUpdate, draft, [], undefined, updateId),
+    cancel: (draft: DraftStart, updateId?: string): Promise<{ consignmentId: number; status: number }> =>
+      updateWithStart(cancelUpdate, draft, [], undefined, updateId),
 
     /** What the cancellation sent with `updateId` answered, when the workflow has it. */
     cancelled: (uuid: string, updateId: string) => earlierUpdate<{ consignmentId: number; status: number }>(uuid, updateId),

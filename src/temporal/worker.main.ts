@@ -14,7 +14,10 @@ async function main(): Promise<void> {
     // Closed by the exit that follows the runtime's stop (stopOnSignals).
     await startWorkerHttp({ port: config.metricsPort, host: config.host, metrics: runtime.metrics, sdkMetrics: temporalSdkMetrics, health: runtime.health });
   }
-  runtime.logger.info({ taskQueue: config.temporal.taskQueue, metrics: config.metricsPort > 0 ? `http://${config.host}:${config.metricsPort}/metrics` : null }, 'worker running');
+  runtime.logger.info(
+    { taskQueue: config.temporal.taskQueue, metrics: config.metricsPort > 0 ? `http://${config.host}:${config.metricsPort}/metrics` : null },
+    'worker running',
+  );
   await runtime.worker!.done;
 }
 

@@ -54,7 +54,11 @@ export async function installTemporalRuntime(logger?: Logger): Promise<void> {
   };
   const bindAddress = `127.0.0.1:${await freePort()}`;
   try {
-    Runtime.install({ logger: new DefaultLogger('WARN', forward), shutdownSignals: [], telemetryOptions: { metrics: { prometheus: { bindAddress, countersTotalSuffix: true } } } });
+    Runtime.install({
+      logger: new DefaultLogger('WARN', forward),
+      shutdownSignals: [],
+      telemetryOptions: { metrics: { prometheus: { bindAddress, countersTotalSuffix: true } } },
+    });
     sdkMetricsUrl = `http://${bindAddress}/metrics`;
   } catch {
     // already installed in this process (e.g. by another test file sharing the Jest worker)

@@ -23,7 +23,12 @@ export function sign(secret: string, id: string, timestamp: number, body: string
 }
 
 /** The three Standard Webhooks headers of one delivery attempt. */
-export function signatureHeaders(secret: string, id: string, body: string, now: Date = new Date()): Record<'webhook-id' | 'webhook-timestamp' | 'webhook-signature', string> {
+export function signatureHeaders(
+  secret: string,
+  id: string,
+  body: string,
+  now: Date = new Date(),
+): Record<'webhook-id' | 'webhook-timestamp' | 'webhook-signature', string> {
   const timestamp = Math.floor(now.getTime() / 1000);
   return { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': sign(secret, id, timestamp, body) };
 }
@@ -32,7 +37,12 @@ export function signatureHeaders(secret: string, id: string, body: string, now: 
  * What a receiver does (kept here for tests and the docs' example): the timestamp within `toleranceSeconds`
  * of now, and one of the space-separated `v1,` signatures equal to the expected one (constant time).
  */
-export function verify(secret: string, headers: { id: string; timestamp: string; signature: string }, body: string, options: { now?: Date; toleranceSeconds?: number } = {}): boolean {
+export function verify(
+  secret: string,
+  headers: { id: string; timestamp: string; signature: string },
+  body: string,
+  options: { now?: Date; toleranceSeconds?: number } = {},
+): boolean {
   const timestamp = Number(headers.timestamp);
   const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
   if (!Number.isInteger(timestamp) || Math.abs(now - timestamp) > (options.toleranceSeconds ?? 300)) return false;

@@ -62,7 +62,10 @@ describe('address_resolver_type', () => {
     const res = await api.process(id);
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual([
-      { field: 'consignor.city', message: expect.stringMatching(/^This address matches several places: Merkez \(Adıyaman\), .*\. Give the state or the postal code\.$/) },
+      {
+        field: 'consignor.city',
+        message: expect.stringMatching(/^This address matches several places: Merkez \(Adıyaman\), .*\. Give the state or the postal code\.$/),
+      },
       { field: 'consignee.postal_code', message: 'The postal code 34710 belongs to Kadıköy (İstanbul), not to the city and state given.' },
     ]);
     const tr = await api.process(id, undefined, 'tr');
@@ -91,14 +94,31 @@ describe('imports with address_resolver_type', () => {
       'ADR-2,Müşteri İki,+905551112233,Moda Cd. 2,Kadıköy,,34710,TR,1',
       'ADR-3,Müşteri Üç,+905551112233,Cumhuriyet Cd. 3,Merkez,,,TR,1',
     ].join('\n');
-    const consignor = { name: 'Depo', country: 'TR', city: 'Kadıköy', state: 'İstanbul', postal_code: '34710', address: 'Moda Cd. 1', phone_number: '+902161234567' };
-    const started = await svc.request({ method: 'POST', url: '/api/v1/imports', apiKey: key, payload: { preset: 'generic', process: true, provider_id: 1, address_resolver_type: 2, consignor, csv } });
+    const consignor = {
+      name: 'Depo',
+      country: 'TR',
+      city: 'Kadıköy',
+      state: 'İstanbul',
+      postal_code: '34710',
+      address: 'Moda Cd. 1',
+      phone_number: '+902161234567',
+    };
+    const started = await svc.request({
+      method: 'POST',
+      url: '/api/v1/imports',
+      apiKey: key,
+      payload: { preset: 'generic', process: true, provider_id: 1, address_resolver_type: 2, consignor, csv },
+    });
     expect(started.statusCode).toBe(202);
     const id = started.json().data.id as string;
-    const done = await waitFor('the import to finish', async () => {
-      const res = (await svc.request({ method: 'GET', url: `/api/v1/imports/${id}`, apiKey: key })).json().data;
-      return res.state === 'completed' && res;
-    }, { timeoutMs: 60_000 });
+    const done = await waitFor(
+      'the import to finish',
+      async () => {
+        const res = (await svc.request({ method: 'GET', url: `/api/v1/imports/${id}`, apiKey: key })).json().data;
+        return res.state === 'completed' && res;
+      },
+      { timeoutMs: 60_000 },
+    );
     expect(done.counts).toMatchObject({ orders: 3, processed: 2, failed: 1 });
 
     const corrections = (await svc.request({ method: 'GET', url: `/api/v1/imports/${id}/corrections`, apiKey: key })).json().data;
@@ -108,7 +128,9 @@ describe('imports with address_resolver_type', () => {
     ]);
     expect(corrections.total).toBe(2);
     const errors = (await svc.request({ method: 'GET', url: `/api/v1/imports/${id}/errors`, apiKey: key })).json().data.results;
-    expect(errors).toEqual([expect.objectContaining({ row: 4, order: 'ADR-3', message: expect.stringMatching(/^This address matches several places: Merkez/) })]);
+    expect(errors).toEqual([
+      expect.objectContaining({ row: 4, order: 'ADR-3', message: expect.stringMatching(/^This address matches several places: Merkez/) }),
+    ]);
 
     const first = (await svc.request({ method: 'GET', url: '/api/v1/consignments/find/reference_no/ADR-1', apiKey: key })).json().data;
     expect(first.consignee.city).toBe('Çankaya');
@@ -117,7 +139,12 @@ describe('imports with address_resolver_type', () => {
   });
 
   it('refuses an address_resolver_type other than 0, 1 or 2', async () => {
-    const res = await svc.request({ method: 'POST', url: '/api/v1/imports', apiKey: key, payload: { preset: 'generic', address_resolver_type: 3, csv: 'reference_no\nX\n' } });
+    const res = await svc.request({
+      method: 'POST',
+      url: '/api/v1/imports',
+      apiKey: key,
+      payload: { preset: 'generic', address_resolver_type: 3, csv: 'reference_no\nX\n' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual([{ field: 'address_resolver_type', message: expect.any(String) }]);
   });

@@ -15,7 +15,6 @@ import type { AddressSearchPage } from '../../src/db/addresses.repository';
  * it. PGlite in memory by default; a fresh database on the PostgreSQL server of DATABASE_URL when set.
  */
 
-
 let database: { db: Database; drop(): Promise<void> };
 let http: AddressHttpApp;
 
@@ -49,7 +48,10 @@ async function get(params: Params, lang?: string) {
     url: `/api/v1/address/search?${queryString(params)}`,
     headers: { ...http.headers, ...(lang && { 'accept-language': lang }) },
   });
-  return { status: res.statusCode, body: res.json() as { status: boolean; message: null; data: AddressSearchPage; errors: { message: string; field?: string }[] } };
+  return {
+    status: res.statusCode,
+    body: res.json() as { status: boolean; message: null; data: AddressSearchPage; errors: { message: string; field?: string }[] },
+  };
 }
 
 async function search(countryIso2: string, keyword: string, fields: string[], extra: Params = {}): Promise<AddressSearchPage> {
@@ -190,7 +192,14 @@ describe('search fields', () => {
 
   it('place: one row per neighbourhood, every field filled', async () => {
     const page = await search('TR', 'fenerbahce', ['place']);
-    expect(page.results).toContainEqual({ stateCode: '34', countryIso2: 'TR', city: 'Kadıköy', state: 'İstanbul', postalCode: '34726', place: 'Fenerbahçe Mah' });
+    expect(page.results).toContainEqual({
+      stateCode: '34',
+      countryIso2: 'TR',
+      city: 'Kadıköy',
+      state: 'İstanbul',
+      postalCode: '34726',
+      place: 'Fenerbahçe Mah',
+    });
     expect(foldName(top(page).place)).toBe('fenerbahce');
   });
 
@@ -356,7 +365,10 @@ describe('data loading', () => {
 
 describe('authentication', () => {
   it('needs an API key', async () => {
-    const res = await http.app.inject({ method: 'GET', url: `/api/v1/address/search?${queryString({ countryIso2: 'TR', keyword: 'x', 'searchFields[]': 'city' })}` });
+    const res = await http.app.inject({
+      method: 'GET',
+      url: `/api/v1/address/search?${queryString({ countryIso2: 'TR', keyword: 'x', 'searchFields[]': 'city' })}`,
+    });
     expect(res.statusCode).toBe(401);
   });
 });

@@ -57,13 +57,25 @@ describe('envelope on every refusal', () => {
   });
 
   it('answers malformed JSON with 400', async () => {
-    const res = await svc.request({ method: 'POST', url: '/api/v1/consignments/draft', apiKey: key, headers: { 'content-type': 'application/json' }, payload: '{"consignor": ' });
+    const res = await svc.request({
+      method: 'POST',
+      url: '/api/v1/consignments/draft',
+      apiKey: key,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"consignor": ',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ status: false, errors: [{ message: 'The request body is not valid JSON.' }] });
   });
 
   it('answers an empty JSON body with 400', async () => {
-    const res = await svc.request({ method: 'POST', url: '/api/v1/consignments/draft', apiKey: key, headers: { 'content-type': 'application/json' }, payload: '' });
+    const res = await svc.request({
+      method: 'POST',
+      url: '/api/v1/consignments/draft',
+      apiKey: key,
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().status).toBe(false);
   });
@@ -84,7 +96,13 @@ describe('envelope on every refusal', () => {
   });
 
   it('answers a JSON body that is not an object with 400', async () => {
-    const res = await svc.request({ method: 'POST', url: '/api/v1/consignments/draft', apiKey: key, headers: { 'content-type': 'application/json' }, payload: '[1,2]' });
+    const res = await svc.request({
+      method: 'POST',
+      url: '/api/v1/consignments/draft',
+      apiKey: key,
+      headers: { 'content-type': 'application/json' },
+      payload: '[1,2]',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().status).toBe(false);
   });

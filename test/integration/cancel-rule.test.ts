@@ -40,31 +40,34 @@ const REFUSALS: Record<number, string> = {
 };
 
 describe('cancel follows the status table', () => {
-  it.each(PATHS.flatMap(([name, events]) => [1, 2].map((provider) => [name, provider, events] as const)))('%s with provider %i', async (_name, provider, events) => {
-    const done = await consignments.processed(draftBody({ preference: 0, provider_id: provider }));
-    let status = (await consignments.details(done.id)).status;
-    for (const event of events) {
-      expect((await consignments.sandboxEvent(done.id, { event })).statusCode).toBe(202);
-      status = STATUS[event as keyof typeof STATUS];
-      await waitForStatus(consignments, done.id, status);
-    }
+  it.each(PATHS.flatMap(([name, events]) => [1, 2].map((provider) => [name, provider, events] as const)))(
+    '%s with provider %i',
+    async (_name, provider, events) => {
+      const done = await consignments.processed(draftBody({ preference: 0, provider_id: provider }));
+      let status = (await consignments.details(done.id)).status;
+      for (const event of events) {
+        expect((await consignments.sandboxEvent(done.id, { event })).statusCode).toBe(202);
+        status = STATUS[event as keyof typeof STATUS];
+        await waitForStatus(consignments, done.id, status);
+      }
 
-    const res = await svc.request({ method: 'POST', url: `/api/v1/consignments/${done.id}/cancel`, apiKey: key });
-    const after = (await consignments.details(done.id)).status;
-    if (!canTransition(status, STATUS.CANCELLED)) {
-      expect(res.statusCode).toBe(409);
-      expect(res.json()).toEqual({ status: false, errors: [{ message: REFUSALS[status] }] });
-      expect(after).toBe(status);
-    } else if (WITH_CARRIER.includes(status) && provider === 2) {
-      expect(res.statusCode).toBe(409);
-      expect(res.json()).toEqual({ status: false, errors: [{ message: 'Consignment cancel failed: carrier does not cancel shipments in transit' }] });
-      expect(after).toBe(status);
-    } else {
-      expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({ status: true, data: { consignment: done.id } });
-      expect(after).toBe(STATUS.CANCELLED);
-    }
-  });
+      const res = await svc.request({ method: 'POST', url: `/api/v1/consignments/${done.id}/cancel`, apiKey: key });
+      const after = (await consignments.details(done.id)).status;
+      if (!canTransition(status, STATUS.CANCELLED)) {
+        expect(res.statusCode).toBe(409);
+        expect(res.json()).toEqual({ status: false, errors: [{ message: REFUSALS[status] }] });
+        expect(after).toBe(status);
+      } else if (WITH_CARRIER.includes(status) && provider === 2) {
+        expect(res.statusCode).toBe(409);
+        expect(res.json()).toEqual({ status: false, errors: [{ message: 'Consignment cancel failed: carrier does not cancel shipments in transit' }] });
+        expect(after).toBe(status);
+      } else {
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toMatchObject({ status: true, data: { consignment: done.id } });
+        expect(after).toBe(STATUS.CANCELLED);
+      }
+    },
+  );
 
   it('lets OUT_FOR_DELIVERY move to CANCELLED in the table (the carrier decides)', () => {
     expect(canTransition(STATUS.OUT_FOR_DELIVERY, STATUS.CANCELLED)).toBe(true);

@@ -41,7 +41,10 @@ describe('carrier accounts', () => {
       status: 1,
       // The remote at 127.0.0.1 is a private address (WEBHOOK_ALLOW_PRIVATE is off here): no status webhook,
       // and the reason names no host (the base_url is part of the credentials).
-      status_webhook: { registered: false, error: 'the remote resolves to a private, loopback or link-local address (allowed only with WEBHOOK_ALLOW_PRIVATE=1)' },
+      status_webhook: {
+        registered: false,
+        error: 'the remote resolves to a private, loopback or link-local address (allowed only with WEBHOOK_ALLOW_PRIVATE=1)',
+      },
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
       updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
     });
@@ -50,7 +53,10 @@ describe('carrier accounts', () => {
     expect(res.body).not.toContain('127.0.0.1');
 
     // At rest: sealed, not readable in the database.
-    const { rows } = await svc.db.query<{ credentials: Uint8Array; credentials_hint: string }>('SELECT credentials, credentials_hint FROM carrier_accounts WHERE provider_id = $1', [data.provider_id]);
+    const { rows } = await svc.db.query<{ credentials: Uint8Array; credentials_hint: string }>(
+      'SELECT credentials, credentials_hint FROM carrier_accounts WHERE provider_id = $1',
+      [data.provider_id],
+    );
     expect(rows[0].credentials_hint).toBe('****9a21');
     expect(Buffer.from(rows[0].credentials).includes(Buffer.from(API_KEY))).toBe(false);
     expect(Buffer.from(rows[0].credentials).includes(Buffer.from('base_url'))).toBe(false);
@@ -91,11 +97,15 @@ describe('carrier accounts', () => {
     const kept = await call('PUT', `/carrier-accounts/${id}`, { payload: { carrier: 'consignment_api', description: 'Renamed', status: 0 } });
     expect(kept.statusCode).toBe(200);
     expect(kept.json().data).toMatchObject({ provider_id: id, description: 'Renamed', status: 0, settings: {}, credentials_hint: '****9a21' });
-    const sealedBefore = (await svc.db.query<{ credentials: Uint8Array }>('SELECT credentials FROM carrier_accounts WHERE provider_id = $1', [id])).rows[0].credentials;
+    const sealedBefore = (await svc.db.query<{ credentials: Uint8Array }>('SELECT credentials FROM carrier_accounts WHERE provider_id = $1', [id])).rows[0]
+      .credentials;
 
-    const rotated = await call('PUT', `/carrier-accounts/${id}`, { payload: body({ credentials: { base_url: 'https://ship.example.com', api_key: 'rotated-key-000042' } }) });
+    const rotated = await call('PUT', `/carrier-accounts/${id}`, {
+      payload: body({ credentials: { base_url: 'https://ship.example.com', api_key: 'rotated-key-000042' } }),
+    });
     expect(rotated.json().data).toMatchObject({ credentials_hint: '****0042', status: 1 });
-    const sealedAfter = (await svc.db.query<{ credentials: Uint8Array }>('SELECT credentials FROM carrier_accounts WHERE provider_id = $1', [id])).rows[0].credentials;
+    const sealedAfter = (await svc.db.query<{ credentials: Uint8Array }>('SELECT credentials FROM carrier_accounts WHERE provider_id = $1', [id])).rows[0]
+      .credentials;
     expect(Buffer.from(sealedAfter).equals(Buffer.from(sealedBefore))).toBe(false);
   });
 
@@ -103,7 +113,9 @@ describe('carrier accounts', () => {
     const id = (await call('POST', '/carrier-accounts', { payload: body() })).json().data.provider_id;
     // The row moved to another account would not open: the sealing is bound to the provider id.
     const { rows } = await svc.db.query<{ credentials: Uint8Array }>('SELECT credentials FROM carrier_accounts WHERE provider_id = $1', [id]);
-    const target = (await call('POST', '/carrier-accounts', { payload: body({ credentials: { base_url: 'https://b.example.com', api_key: 'another-key-1111' } }) })).json().data.provider_id;
+    const target = (
+      await call('POST', '/carrier-accounts', { payload: body({ credentials: { base_url: 'https://b.example.com', api_key: 'another-key-1111' } }) })
+    ).json().data.provider_id;
     await svc.db.query('UPDATE carrier_accounts SET credentials = $2 WHERE provider_id = $1', [target, Buffer.from(rows[0].credentials)]);
     const { key: vaultKey } = await loadCredentialsKey(svc.runtime.config.credentialsKey, `${svc.runtime.config.dataDir}/credentials.key`);
     const accounts = createCarrierAccountService({ db: svc.db, vault: createCredentialsVault(vaultKey) });
@@ -112,7 +124,10 @@ describe('carrier accounts', () => {
   });
 
   it('refuses bad input with the envelope, naming each field, in the caller’s language', async () => {
-    const res = await call('POST', '/carrier-accounts', { payload: { carrier: 'consignment_api', credentials: { base_url: 'not a url', api_key: '' }, status: 7 }, lang: 'tr' });
+    const res = await call('POST', '/carrier-accounts', {
+      payload: { carrier: 'consignment_api', credentials: { base_url: 'not a url', api_key: '' }, status: 7 },
+      lang: 'tr',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
       status: false,

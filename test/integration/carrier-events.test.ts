@@ -44,7 +44,9 @@ let key: string;
 let consignments: ConsignmentApi;
 
 beforeAll(async () => {
-  svc = await startTestService({ CARRIER_PUSH_TOKENS: `1=${TOKEN_1},2=carrier-two-token-0123456789`, CARRIER_POLL_INTERVAL_MS: '300' }, undefined, { extraCarriers: [polling] });
+  svc = await startTestService({ CARRIER_PUSH_TOKENS: `1=${TOKEN_1},2=carrier-two-token-0123456789`, CARRIER_POLL_INTERVAL_MS: '300' }, undefined, {
+    extraCarriers: [polling],
+  });
   ({ apiKey: key } = await svc.customer('Carrier events'));
   consignments = consignmentApi(svc, key);
 });
@@ -53,7 +55,9 @@ afterAll(async () => svc?.stop());
 /** A processed consignment of `providerId`, with the tracking code the carrier gave it. */
 async function processedWith(providerId: number) {
   const ece = { name: 'Ece Kılıç', address: 'Cumhuriyet Cad. 3', phone_number: '+905441234567' };
-  const done = await consignments.processed(draftBody({ preference: 0, provider_id: providerId, consignor: party('Adana', ece), consignee: party('Mersin', ece), packages: [{ weight: 2 }] }));
+  const done = await consignments.processed(
+    draftBody({ preference: 0, provider_id: providerId, consignor: party('Adana', ece), consignee: party('Mersin', ece), packages: [{ weight: 2 }] }),
+  );
   return { id: done.id, uuid: done.uuid, trackingCode: done.providerTrackingCode as string };
 }
 
@@ -104,7 +108,11 @@ describe('carrier push endpoint', () => {
     expect(d.details[2].status_datetime).toBe('2026-11-20 08:00:00');
 
     // the label's QR code opens the public tracking view: status and history, no personal data
-    const tracking = await svc.app.inject({ method: 'GET', url: new URL(d.labels[0].file_url).pathname.replace(/labels\/.*/, `providers/1/track/${trackingCode}`), headers: { 'accept-language': 'tr' } });
+    const tracking = await svc.app.inject({
+      method: 'GET',
+      url: new URL(d.labels[0].file_url).pathname.replace(/labels\/.*/, `providers/1/track/${trackingCode}`),
+      headers: { 'accept-language': 'tr' },
+    });
     expect(tracking.statusCode).toBe(200);
     expect(tracking.json().data).toMatchObject({ tracking_code: trackingCode, status: 5, status_message: 'Gönderi yolda' });
     expect(tracking.body).not.toContain('Ece');
@@ -132,7 +140,13 @@ describe('carriers without push', () => {
       { eventId: 'p3', event: 'DELIVERED', occurredAt: new Date(), location: 'Mersin' },
     ]);
     const d = await waitForStatus(consignments, id, 7);
-    expect(d.details.map((h: { status_name: string }) => h.status_name)).toEqual(['NEW_DRAFT', 'AWAITING_PICKUP', 'PICKED_UP', 'OUT_FOR_DELIVERY', 'DELIVERED']);
+    expect(d.details.map((h: { status_name: string }) => h.status_name)).toEqual([
+      'NEW_DRAFT',
+      'AWAITING_PICKUP',
+      'PICKED_UP',
+      'OUT_FOR_DELIVERY',
+      'DELIVERED',
+    ]);
     const result = await svc.runtime.client.workflow.getHandle(consignmentWorkflowId(uuid)).result();
     expect(result.status).toBe(7);
     // The workflow has completed: no timer or activity of it is left that could poll again.

@@ -40,7 +40,12 @@ beforeAll(async () => {
     return res.json().data.provider_id as number;
   };
   ids.sendeo = await add(key, sendeoAccount('Sendeo', 30));
-  ids.dhl = await add(key, { carrier: 'dhl_express', description: 'DHL Express', credentials: { username: dhl.username, password: dhl.password, account_number: '123456789' }, settings: { base_url: dhl.baseUrl } });
+  ids.dhl = await add(key, {
+    carrier: 'dhl_express',
+    description: 'DHL Express',
+    credentials: { username: dhl.username, password: dhl.password, account_number: '123456789' },
+    settings: { base_url: dhl.baseUrl },
+  });
   // Cheaper, but disabled; and another customer's, cheaper still: neither may be asked.
   ids.disabled = await add(key, sendeoAccount('Sendeo (disabled)', 5, 0));
   await add((await svc.customer('Someone else')).apiKey, sendeoAccount('Other customer’s Sendeo', 1));
@@ -91,7 +96,16 @@ describe('cheapest and fastest across carrier accounts', () => {
         reference_no: 'PREF-3',
         invoice_number: 'INV-PREF-3',
         consignee: { ...party('Berlin', { name: 'Jana Schmidt', country: 'DE', address: 'Invalidenstraße 117' }), postal_code: '10115' },
-        packages: [{ package_type: 1, weight: 2, length: 30, width: 20, height: 15, items: [{ description: 'Kilim', gtip: '570210', origin: 'TR', currency_code: 'EUR', unit_price: 40, quantity: 1 }] }],
+        packages: [
+          {
+            package_type: 1,
+            weight: 2,
+            length: 30,
+            width: 20,
+            height: 15,
+            items: [{ description: 'Kilim', gtip: '570210', origin: 'TR', currency_code: 'EUR', unit_price: 40, quantity: 1 }],
+          },
+        ],
       }),
     );
     const details = await api.details(done.id);

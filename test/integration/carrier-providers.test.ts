@@ -47,7 +47,13 @@ describe('the providers of a customer', () => {
     const accounts = createCarrierAccountService({ db, vault });
     const { caller: owner } = await createCustomer(db, { name: 'Owner' });
     const { caller: other } = await createCustomer(db, { name: 'Other' });
-    const input = { carrier: 'consignment_api' as const, description: 'Remote', credentials: { base_url: 'https://remote.example', api_key: 'remote-key-0001' }, settings: {}, status: 1 };
+    const input = {
+      carrier: 'consignment_api' as const,
+      description: 'Remote',
+      credentials: { base_url: 'https://remote.example', api_key: 'remote-key-0001' },
+      settings: {},
+      status: 1,
+    };
     const active = await accounts.create(owner, input);
     const disabled = await accounts.create(owner, { ...input, description: 'Off', status: 0 });
     const deleted = await accounts.create(owner, { ...input, description: 'Gone' });
@@ -57,8 +63,16 @@ describe('the providers of a customer', () => {
     expect(await providers.issue(owner.customerId, 1)).toBeUndefined();
     expect(await providers.issue(owner.customerId, null)).toBeUndefined();
     expect(await providers.issue(owner.customerId, active.providerId)).toBeUndefined();
-    expect(await providers.issue(other.customerId, active.providerId)).toEqual({ code: 'PROVIDER_NOT_FOUND', field: 'provider_id', params: { provider_id: active.providerId } });
-    expect(await providers.issue(owner.customerId, disabled.providerId)).toEqual({ code: 'PROVIDER_DISABLED', field: 'provider_id', params: { provider_id: disabled.providerId } });
+    expect(await providers.issue(other.customerId, active.providerId)).toEqual({
+      code: 'PROVIDER_NOT_FOUND',
+      field: 'provider_id',
+      params: { provider_id: active.providerId },
+    });
+    expect(await providers.issue(owner.customerId, disabled.providerId)).toEqual({
+      code: 'PROVIDER_DISABLED',
+      field: 'provider_id',
+      params: { provider_id: disabled.providerId },
+    });
     expect(await providers.issue(owner.customerId, deleted.providerId)).toMatchObject({ code: 'PROVIDER_NOT_FOUND' });
     expect(await providers.issue(owner.customerId, 3_000_000_000)).toMatchObject({ code: 'PROVIDER_NOT_FOUND' });
 
@@ -73,7 +87,11 @@ describe('the providers of a customer', () => {
     // Consignments booked with a deleted account are still followed: its carrier still opens.
     const carrier = await providers.carrierFor(deleted.providerId);
     expect(carrier).toMatchObject({ id: deleted.providerId, name: 'Gone', supportsQuotes: false });
-    expect(await providers.describe(deleted.providerId)).toMatchObject({ id: deleted.providerId, name: 'Gone', logo: `http://consignflow.test/api/v1/providers/${deleted.providerId}/logo.svg` });
+    expect(await providers.describe(deleted.providerId)).toMatchObject({
+      id: deleted.providerId,
+      name: 'Gone',
+      logo: `http://consignflow.test/api/v1/providers/${deleted.providerId}/logo.svg`,
+    });
     expect(await providers.carrierFor(999_999)).toBeUndefined();
   });
 });
@@ -102,7 +120,13 @@ describe('the lookup budget of a carrier account', () => {
     const { caller } = await createCustomer(db, { name: 'Budget' });
     const accounts = createCarrierAccountService({ db, vault });
     // 6 per minute: one lookup per 10-second window. The remote (a closed port) is never reached by the refused lookup.
-    const account = await accounts.create(caller, { carrier: 'consignment_api', description: 'Tight', credentials: { base_url: 'http://127.0.0.1:9', api_key: 'remote-key-0002' }, settings: {}, status: 1 });
+    const account = await accounts.create(caller, {
+      carrier: 'consignment_api',
+      description: 'Tight',
+      credentials: { base_url: 'http://127.0.0.1:9', api_key: 'remote-key-0002' },
+      settings: {},
+      status: 1,
+    });
     const carrier = (await providersOf(6).carrierFor(account.providerId))!;
     const msIntoWindow = Date.now() % 10_000;
     if (msIntoWindow > 7_000) await new Promise((resolve) => setTimeout(resolve, 10_050 - msIntoWindow));

@@ -69,7 +69,10 @@ describe('npm run build, then npm run api and npm run worker', () => {
       'both processes ready',
       async () => {
         if (worker.exitCode !== null || api.exitCode !== null) throw new Error(`a process exited:\n${worker.output()}\n${api.output()}`);
-        const [a, w] = await Promise.all([fetch(`${base}/readyz`).catch(() => undefined), fetch(`http://127.0.0.1:${metricsPort}/healthz`).catch(() => undefined)]);
+        const [a, w] = await Promise.all([
+          fetch(`${base}/readyz`).catch(() => undefined),
+          fetch(`http://127.0.0.1:${metricsPort}/healthz`).catch(() => undefined),
+        ]);
         return a?.status === 200 && w?.status === 200;
       },
       { timeoutMs: 90_000, intervalMs: 250 },

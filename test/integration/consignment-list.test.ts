@@ -17,7 +17,13 @@ let processedBarcode: string;
 let importId: string;
 
 const party = (name: string, city: string) => ({ name, country: 'TR', city, address: 'Moda Cd. 1', postal_code: '34710', phone_number: '+905551112233' });
-const draft = (reference_no: string) => ({ reference_no, provider_id: 1, consignor: party('Depo', 'İstanbul'), consignee: party('Alıcı', 'Ankara'), packages: [{ weight: 1 }] });
+const draft = (reference_no: string) => ({
+  reference_no,
+  provider_id: 1,
+  consignor: party('Depo', 'İstanbul'),
+  consignee: party('Alıcı', 'Ankara'),
+  packages: [{ weight: 1 }],
+});
 
 const list = async (query = '', apiKey = key) => {
   const res = await svc.request({ method: 'GET', url: `/api/v1/consignments${query}`, apiKey });
@@ -30,7 +36,13 @@ beforeAll(async () => {
   ({ apiKey: key } = await svc.customer('List A'));
   ({ apiKey: otherKey } = await svc.customer('List B'));
   const create = async (reference: string, apiKey = key) => {
-    const res = await svc.request({ method: 'POST', url: '/api/v1/consignments/draft', apiKey, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(draft(reference)) });
+    const res = await svc.request({
+      method: 'POST',
+      url: '/api/v1/consignments/draft',
+      apiKey,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify(draft(reference)),
+    });
     expect(res.statusCode).toBe(201);
     ids[reference] = res.json().data.id;
   };
@@ -41,8 +53,18 @@ beforeAll(async () => {
   processedBarcode = processed.json().data.barcode;
   expect((await svc.request({ method: 'POST', url: `/api/v1/consignments/${ids['LIST-B1']}/cancel`, apiKey: key })).statusCode).toBe(200);
 
-  const csv = ['reference_no,consignee_name,consignee_phone,consignee_address,consignee_city,consignee_country,package_weight', 'IMP-1,Müşteri,+905551112233,Çiçek Sk. 1,Ankara,TR,1', 'IMP-2,Müşteri,+905551112233,Çiçek Sk. 2,Ankara,TR,1'].join('\n');
-  const started = await svc.request({ method: 'POST', url: '/api/v1/imports', apiKey: key, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ preset: 'generic', consignor: party('Depo', 'İstanbul'), csv }) });
+  const csv = [
+    'reference_no,consignee_name,consignee_phone,consignee_address,consignee_city,consignee_country,package_weight',
+    'IMP-1,Müşteri,+905551112233,Çiçek Sk. 1,Ankara,TR,1',
+    'IMP-2,Müşteri,+905551112233,Çiçek Sk. 2,Ankara,TR,1',
+  ].join('\n');
+  const started = await svc.request({
+    method: 'POST',
+    url: '/api/v1/imports',
+    apiKey: key,
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({ preset: 'generic', consignor: party('Depo', 'İstanbul'), csv }),
+  });
   expect(started.statusCode).toBe(202);
   importId = started.json().data.id;
   await waitFor('the import to finish', async () => {

@@ -29,21 +29,31 @@ describe('kill -9 during processing, clients retrying with their Idempotency-Key
     const drafts: { id: number; uuid: string }[] = [];
     const answers: (Answer | undefined)[] = [];
     const keyOf = (i: number) => `crash-retry-${i}`;
-    const process = (i: number) => service.api<{ barcode: string; base64label: string }>('POST', `/api/v1/consignments/draft/${drafts[i].id}/start-process`, undefined, { 'idempotency-key': keyOf(i) });
+    const process = (i: number) =>
+      service.api<{ barcode: string; base64label: string }>('POST', `/api/v1/consignments/draft/${drafts[i].id}/start-process`, undefined, {
+        'idempotency-key': keyOf(i),
+      });
     let killed = false;
     const first = service.start();
     try {
       await service.waitHealthy(first);
       const someone = { name: 'Çağlar Güneş', address: 'İnönü Cad. 5', phone_number: '+905321234567' };
       for (let i = 0; i < DRAFTS; i++) {
-        const res = await service.api('POST', '/api/v1/consignments/draft', draftBody({ preference: 1, consignor: party('Bursa', someone), consignee: party('Konya', someone), packages: [{ weight: 1 + i }] }));
+        const res = await service.api(
+          'POST',
+          '/api/v1/consignments/draft',
+          draftBody({ preference: 1, consignor: party('Bursa', someone), consignee: party('Konya', someone), packages: [{ weight: 1 + i }] }),
+        );
         expect(res.status).toBe(201);
         drafts.push(res.json.data as unknown as { id: number; uuid: string });
       }
       const inFlight = drafts.map(async (_d, i) => {
         await sleep(i * STAGGER_MS);
         if (killed) return;
-        answers[i] = await process(i).then((res) => res.status, () => 'connection lost' as const);
+        answers[i] = await process(i).then(
+          (res) => res.status,
+          () => 'connection lost' as const,
+        );
       });
       // The kill comes as soon as one request has its answer: later ones are on their way or not sent yet.
       await waitFor('a first answered processing', () => answers.includes(200), { timeoutMs: 60_000, intervalMs: 2 });
@@ -73,7 +83,8 @@ describe('kill -9 during processing, clients retrying with their Idempotency-Key
             break;
           }
           // Only "not yet" answers are retried: a refusal (409 and the like) fails the test.
-          if (res && res.status !== 503) throw new Error(`draft ${drafts[i].id} (before the kill: ${answers[i]}): retry answered ${res.status} ${JSON.stringify(res.json)}`);
+          if (res && res.status !== 503)
+            throw new Error(`draft ${drafts[i].id} (before the kill: ${answers[i]}): retry answered ${res.status} ${JSON.stringify(res.json)}`);
           if (Date.now() > deadline) throw new Error(`draft ${drafts[i].id}: no answer to its retries`);
           await sleep(500);
         }
@@ -84,12 +95,16 @@ describe('kill -9 during processing, clients retrying with their Idempotency-Key
       // Answered before the kill: replayed from the stored answer.
       answers.forEach((a, i) => a === 200 && expect(outcomes[i].replayed).toBe(true));
       // Another key is another request: the draft is no longer a draft.
-      expect((await service.api('POST', `/api/v1/consignments/draft/${drafts[0].id}/start-process`, undefined, { 'idempotency-key': 'another-key' })).status).toBe(409);
+      expect(
+        (await service.api('POST', `/api/v1/consignments/draft/${drafts[0].id}/start-process`, undefined, { 'idempotency-key': 'another-key' })).status,
+      ).toBe(409);
       expect(await service.stop(second)).toBe(0);
     } finally {
       if (second.exitCode === null) second.kill('SIGKILL');
     }
-    console.log(`crash retry: ${answers.filter((a) => a === 200).length} answered before the kill, ${lost} cut off, ${answers.filter((a) => a === undefined).length} not sent; every retry answered with its label`);
+    console.log(
+      `crash retry: ${answers.filter((a) => a === 200).length} answered before the kill, ${lost} cut off, ${answers.filter((a) => a === undefined).length} not sent; every retry answered with its label`,
+    );
 
     await service.withDatabase(async (db) => {
       for (const d of drafts) {

@@ -44,7 +44,12 @@ describe('kill -9 in the middle of processing', () => {
       await service.waitHealthy(first);
       const someone = { name: 'Çağlar Güneş', address: 'İnönü Cad. 5', phone_number: '+905321234567' };
       for (let i = 0; i < DRAFTS; i++) {
-        const body = draftBody({ preference: (i % 2) + 1, consignor: party('Bursa', someone), consignee: party('Konya', someone), packages: [{ weight: 1 + i }] });
+        const body = draftBody({
+          preference: (i % 2) + 1,
+          consignor: party('Bursa', someone),
+          consignee: party('Konya', someone),
+          packages: [{ weight: 1 + i }],
+        });
         const res = await service.api('POST', '/api/v1/consignments/draft', body);
         expect(res.status).toBe(201);
         drafts.push(res.json.data as unknown as { id: number; uuid: string });
@@ -87,7 +92,11 @@ describe('kill -9 in the middle of processing', () => {
     });
     // Processing writes status and label in one transaction: each consignment is processed or still a draft.
     const stateOf = (r: { status: number; labels: number }) =>
-      r.status === 24 && r.labels === 0 ? 'draft' : [2, 3].includes(r.status) && r.labels === 1 ? 'processed' : `inconsistent: status ${r.status}, ${r.labels} labels`;
+      r.status === 24 && r.labels === 0
+        ? 'draft'
+        : [2, 3].includes(r.status) && r.labels === 1
+          ? 'processed'
+          : `inconsistent: status ${r.status}, ${r.labels} labels`;
     const states = new Map(atKill.map((r) => [r.id, stateOf(r)]));
     expect(atKill).toHaveLength(DRAFTS);
     expect([...states.values()].filter((s) => s.startsWith('inconsistent'))).toEqual([]);

@@ -19,14 +19,23 @@ let api: ConsignmentApi;
 const abroad = (items: Json[], overrides: Json = {}) =>
   draftBody({
     invoice_number: 'INV-2026-77',
-    consignee: { name: 'Jana Schmidt', country: 'DE', city: 'Berlin', postal_code: '10115', address: 'Invalidenstraße 117', phone_number: '+4930123456', eori_number: 'DE123456789012345' },
+    consignee: {
+      name: 'Jana Schmidt',
+      country: 'DE',
+      city: 'Berlin',
+      postal_code: '10115',
+      address: 'Invalidenstraße 117',
+      phone_number: '+4930123456',
+      eori_number: 'DE123456789012345',
+    },
     packages: [{ weight: 2, items }],
     ...overrides,
   });
 const rug = { description: 'Kilim yastık kılıfı', gtip: '630493000000', origin: 'TR', currency_code: 'EUR', unit_price: 24.5, quantity: 2 };
 const lamp = { description: 'El yapımı bakır lamba', gtip: '940540000000', origin: 'TR', currency_code: 'EUR', unit_price: 450, quantity: 1 };
 
-const documentOf = (id: number, file: string, lang?: string, apiKey = key) => svc.request({ method: 'GET', url: `/api/v1/consignments/${id}/documents/${file}`, apiKey, lang });
+const documentOf = (id: number, file: string, lang?: string, apiKey = key) =>
+  svc.request({ method: 'GET', url: `/api/v1/consignments/${id}/documents/${file}`, apiKey, lang });
 const permissions = async (id: number) => (await api.details(id)).permissions as Json;
 
 beforeAll(async () => {
@@ -82,13 +91,18 @@ describe('customs documents', () => {
 
     const cn22 = await documentOf(done.id, 'cn22.pdf', 'tr');
     expect(cn22.statusCode).toBe(409);
-    expect(cn22.json().errors[0].message).toMatch(/^CN22 en fazla 300 SDR değerindeki içerik içindir; bu gönderi \d+\.\d\d SDR bildiriyor: beyannamesi CN23’tür\.$/);
+    expect(cn22.json().errors[0].message).toMatch(
+      /^CN22 en fazla 300 SDR değerindeki içerik içindir; bu gönderi \d+\.\d\d SDR bildiriyor: beyannamesi CN23’tür\.$/,
+    );
   });
 
   it('has none for a domestic consignment, one without items or a cancelled one, and says why', async () => {
     const domestic = await api.draft(draftBody());
     expect(await permissions(domestic.id)).toMatchObject({ can_create_cn22: false, can_create_cn23: false, can_create_proforma_invoice: false });
-    expect((await documentOf(domestic.id, 'proforma.pdf')).json()).toEqual({ status: false, errors: [{ message: 'Customs documents are for international consignments.' }] });
+    expect((await documentOf(domestic.id, 'proforma.pdf')).json()).toEqual({
+      status: false,
+      errors: [{ message: 'Customs documents are for international consignments.' }],
+    });
 
     const empty = await api.draft(abroad([]));
     expect(await permissions(empty.id)).toMatchObject({ can_create_cn22: false, can_create_cn23: false, can_create_proforma_invoice: false });

@@ -45,7 +45,10 @@ describe('a connection cut while checked out', () => {
       await sleep(300);
       await tx.query('SELECT 1');
     });
-    const error = await attempt.then(() => undefined, (e: unknown) => e);
+    const error = await attempt.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeDefined();
     expect(classify(error)?.code).toBe('SERVICE_UNAVAILABLE');
     expect((await db.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);

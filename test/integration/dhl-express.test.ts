@@ -60,9 +60,15 @@ describe('a DHL Express carrier account', () => {
     expect(res.body).not.toContain(dhl.password);
     providerId = res.json().data.provider_id;
     const providers = (await call('GET', '/providers')).json().data as Json[];
-    expect(providers.find((p) => p.id === providerId)).toMatchObject({ carrier: 'dhl_express', supports: { quotes: true, cancel_in_transit: false, push_tracking: false } });
+    expect(providers.find((p) => p.id === providerId)).toMatchObject({
+      carrier: 'dhl_express',
+      supports: { quotes: true, cancel_in_transit: false, push_tracking: false },
+    });
 
-    const bad = await call('POST', '/carrier-accounts', { carrier: 'dhl_express', credentials: { username: 'u', password: 'p', account_number: 'not a number!' } });
+    const bad = await call('POST', '/carrier-accounts', {
+      carrier: 'dhl_express',
+      credentials: { username: 'u', password: 'p', account_number: 'not a number!' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors[0].field).toBe('credentials.account_number');
   });
@@ -78,7 +84,10 @@ describe('a DHL Express carrier account', () => {
     expect(sent.validationErrors).toEqual([]);
     const content = (sent.body as Json).content;
     expect(content).toMatchObject({ isCustomsDeclarable: true, incoterm: 'DDU', declaredValue: 49, declaredValueCurrency: 'EUR' });
-    expect(content.exportDeclaration.lineItems[0]).toMatchObject({ commodityCodes: [{ typeCode: 'outbound', value: '630493000000' }], manufacturerCountry: 'TR' });
+    expect(content.exportDeclaration.lineItems[0]).toMatchObject({
+      commodityCodes: [{ typeCode: 'outbound', value: '630493000000' }],
+      manufacturerCountry: 'TR',
+    });
     expect(content.exportDeclaration.invoice.number).toBe('INV-DHL-1');
 
     expect(done.providerTrackingCode).toMatch(/^\d{10}$/);
@@ -87,7 +96,11 @@ describe('a DHL Express carrier account', () => {
     expect(Buffer.from(done.base64label, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
 
     dhl.setTracking(done.providerTrackingCode, 'delivered');
-    await waitFor('DHL’s delivery checkpoint', async () => ((await call('GET', `/consignments/${done.consignment}/details`)).json().data.status === 7 ? true : undefined), { timeoutMs: 60_000 });
+    await waitFor(
+      'DHL’s delivery checkpoint',
+      async () => ((await call('GET', `/consignments/${done.consignment}/details`)).json().data.status === 7 ? true : undefined),
+      { timeoutMs: 60_000 },
+    );
   });
 
   it('makes a ZPL label when processing asks for one: DHL’s ZPL is the label, served as ZPL', async () => {
@@ -138,7 +151,9 @@ describe('a DHL Express carrier account', () => {
     const key = (asked[0].body as Json).customerReferences[0].value as string;
     expect(key).toBe(String(created.json().data.uuid).replace(/-/g, ''));
     expect(asked[1].query).toMatchObject({ shipmentReference: key, shipmentReferenceType: 'CU', shipperAccountNumber: '123456789' });
-    const held = [...dhl.shipments.values()].filter((s) => (s.request.customerReferences as { value: string }[])[0].value === key).map((s) => s.shipmentTrackingNumber);
+    const held = [...dhl.shipments.values()]
+      .filter((s) => (s.request.customerReferences as { value: string }[])[0].value === key)
+      .map((s) => s.shipmentTrackingNumber);
     expect(held).toHaveLength(2);
     const lost = held.find((awb) => awb !== processed.json().data.providerTrackingCode)!;
     expect(processed.json().data.providerTrackingCode).toBe(held[1]);

@@ -25,7 +25,13 @@ const upload = (content: Buffer | string, filename = 'file.bin', apiKey = key, t
 };
 const party = { name: 'Depo', country: 'TR', city: 'İstanbul', address: 'Moda Cd. 1', postal_code: '34710', phone_number: '+905551112233' };
 const createDraft = (documents: { id: number }[], apiKey = key) =>
-  svc.request({ method: 'POST', url: '/api/v1/consignments/draft', apiKey, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ consignor: party, consignee: party, documents }) });
+  svc.request({
+    method: 'POST',
+    url: '/api/v1/consignments/draft',
+    apiKey,
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({ consignor: party, consignee: party, documents }),
+  });
 
 beforeAll(async () => {
   svc = await startTestService({ DOCUMENT_MAX_BYTES: String(64 * 1024) });
@@ -84,7 +90,14 @@ describe('documents on drafts', () => {
 
     const detail = (await svc.request({ method: 'GET', url: `/api/v1/consignments/${created.json().data.id}/details`, apiKey: key })).json().data as Json;
     expect(detail.documents).toEqual([
-      { id: invoice.id, file_name: 'invoice.pdf', content_type: 'application/pdf', size: pdf.length, file_url: expect.stringMatching(/\/api\/v1\/documents\/\d+\/invoice\.pdf\?hash=/), created_at: invoice.created_at },
+      {
+        id: invoice.id,
+        file_name: 'invoice.pdf',
+        content_type: 'application/pdf',
+        size: pdf.length,
+        file_url: expect.stringMatching(/\/api\/v1\/documents\/\d+\/invoice\.pdf\?hash=/),
+        created_at: invoice.created_at,
+      },
       { id: receipt.id, file_name: 'receipt.jpg', content_type: 'image/jpeg', size: jpeg.length, file_url: expect.any(String), created_at: receipt.created_at },
     ]);
     const link = new URL(detail.documents[0].file_url);
@@ -110,7 +123,13 @@ describe('documents on drafts', () => {
     ]);
     expect(await count()).toBe(before);
     const draft = (await createDraft([])).json().data as Json;
-    const update = await svc.request({ method: 'PUT', url: `/api/v1/consignments/draft/${draft.id}`, apiKey: key, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ documents: [{ id: theirs.id }] }) });
+    const update = await svc.request({
+      method: 'PUT',
+      url: `/api/v1/consignments/draft/${draft.id}`,
+      apiKey: key,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ documents: [{ id: theirs.id }] }),
+    });
     expect(update.statusCode).toBe(400);
     expect(update.json().errors[0].field).toBe('documents.0.id');
     expect((await createDraft([{ id: theirs.id }], otherKey)).statusCode).toBe(201);

@@ -31,7 +31,15 @@ describe('create draft (docs/api.md)', () => {
         consignor: { name: 'Ayşe', attention_name: 'Depo', country: 'tur', city: 'İstanbul', phone_number: '+905551112233', email: 'a@example.com' },
         consignee: { name: 'Hans', country: 'DE', city: 'Berlin' },
         packages: [
-          { package_type: 1, post_type: 4, weight: 1.25, length: 30, width: 20, height: 10, items: [{ description: 'Mug', currency_code: 'eur', unit_price: 9.5, quantity: 2, gtip: '691200' }] },
+          {
+            package_type: 1,
+            post_type: 4,
+            weight: 1.25,
+            length: 30,
+            width: 20,
+            height: 10,
+            items: [{ description: 'Mug', currency_code: 'eur', unit_price: 9.5, quantity: 2, gtip: '691200' }],
+          },
           { package_type: 2, weight: 0.5, length: 10, width: 10, height: 10 },
         ],
       }),
@@ -41,11 +49,37 @@ describe('create draft (docs/api.md)', () => {
     expect(body.status).toBe(true);
     expect(body.message).toBe('Draft consignment created successfully.');
     const d = body.data;
-    expect(d).toMatchObject({ status: 24, status_message: 'New draft', barcode: null, reference_no: 'REF-SHAPE', preference: 1, provider_id: null, weight: 1.75, desi: 2.33, consignment_type: 2, incoterms_type: 2 });
-    expect(d.packages[0]).toMatchObject({ package_type: 1, post_type: 4, weight: 1.25, desi: 2, items: [{ description: 'Mug', currency: 'EUR', unit_price: 9.5, quantity: 2, gtip: '691200' }] });
+    expect(d).toMatchObject({
+      status: 24,
+      status_message: 'New draft',
+      barcode: null,
+      reference_no: 'REF-SHAPE',
+      preference: 1,
+      provider_id: null,
+      weight: 1.75,
+      desi: 2.33,
+      consignment_type: 2,
+      incoterms_type: 2,
+    });
+    expect(d.packages[0]).toMatchObject({
+      package_type: 1,
+      post_type: 4,
+      weight: 1.25,
+      desi: 2,
+      items: [{ description: 'Mug', currency: 'EUR', unit_price: 9.5, quantity: 2, gtip: '691200' }],
+    });
     expect(d.packages[1].desi).toBe(0.33);
     expect(d.consignor).toEqual({
-      name: 'Ayşe', attention_name: 'Depo', country: 'Türkiye', country_iso3: 'TUR', state: null, city: 'İstanbul', address: null, postal_code: null, phone: '+905551112233', email: 'a@example.com',
+      name: 'Ayşe',
+      attention_name: 'Depo',
+      country: 'Türkiye',
+      country_iso3: 'TUR',
+      state: null,
+      city: 'İstanbul',
+      address: null,
+      postal_code: null,
+      phone: '+905551112233',
+      email: 'a@example.com',
     });
     expect(d.created_at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     expect(typeof d.id).toBe('number');
@@ -76,7 +110,10 @@ describe('create draft (docs/api.md)', () => {
       }),
     );
     expect(res.statusCode).toBe(400);
-    const fields = res.json().errors.map((e: { field: string }) => e.field).sort();
+    const fields = res
+      .json()
+      .errors.map((e: { field: string }) => e.field)
+      .sort();
     expect(fields).toEqual(['consignee.country', 'consignee.name', 'packages.0.items.1.gtip']);
     const gtip = res.json().errors.find((e: { field: string }) => e.field === 'packages.0.items.1.gtip');
     expect(gtip.message).toBe('This value is too long. It should have 16 characters or less.');
@@ -120,7 +157,12 @@ describe('create draft (docs/api.md)', () => {
   it('lets another customer use the same reference_no', async () => {
     const other = await svc.customer('Other');
     expect((await createDraft(minimal({ reference_no: 'REF-SHARED' }))).statusCode).toBe(201);
-    const res = await svc.request({ method: 'POST', url: '/api/v1/consignments/draft', apiKey: other.apiKey, payload: minimal({ reference_no: 'REF-SHARED' }) });
+    const res = await svc.request({
+      method: 'POST',
+      url: '/api/v1/consignments/draft',
+      apiKey: other.apiKey,
+      payload: minimal({ reference_no: 'REF-SHARED' }),
+    });
     expect(res.statusCode).toBe(201);
   });
 
@@ -145,7 +187,8 @@ describe('create draft (docs/api.md)', () => {
     let found: string[] = [];
     for (let i = 0; i < 50 && found.length === 0; i++) {
       found = [];
-      for await (const wf of svc.runtime.client.workflow.list({ query: `ReferenceNo = "REF-TEMPORAL" AND CustomerCode = "${customerCode}"` })) found.push(wf.workflowId);
+      for await (const wf of svc.runtime.client.workflow.list({ query: `ReferenceNo = "REF-TEMPORAL" AND CustomerCode = "${customerCode}"` }))
+        found.push(wf.workflowId);
       if (found.length === 0) await sleep(200);
     }
     expect(found).toEqual([consignmentWorkflowId(uuid)]);
@@ -182,7 +225,13 @@ describe('idempotent creation', () => {
   it('scopes keys to the customer', async () => {
     const other = await svc.customer('Idem other');
     const a = await createDraft(minimal(), { 'idempotency-key': 'idem-shared' });
-    const b = await svc.request({ method: 'POST', url: '/api/v1/consignments/draft', apiKey: other.apiKey, headers: { 'idempotency-key': 'idem-shared' }, payload: minimal() });
+    const b = await svc.request({
+      method: 'POST',
+      url: '/api/v1/consignments/draft',
+      apiKey: other.apiKey,
+      headers: { 'idempotency-key': 'idem-shared' },
+      payload: minimal(),
+    });
     expect(b.statusCode).toBe(201);
     expect(b.json().data.id).not.toBe(a.json().data.id);
   });
@@ -195,13 +244,29 @@ describe('idempotent creation', () => {
 
 describe('update draft (docs/api.md)', () => {
   it('changes only the sent fields, keeps status 24 and moves updated_at', async () => {
-    const created = (await createDraft(minimal({ reference_no: 'REF-UPD', invoice_number: 'INV-1', packages: [{ weight: 2, length: 10, width: 10, height: 30 }] }))).json().data;
+    const created = (
+      await createDraft(minimal({ reference_no: 'REF-UPD', invoice_number: 'INV-1', packages: [{ weight: 2, length: 10, width: 10, height: 30 }] }))
+    ).json().data;
     await sleep(1100);
-    const res = await svc.request({ method: 'PUT', url: `/api/v1/consignments/draft/${created.id}`, apiKey: key, lang: 'tr', payload: { consignee: { city: 'İzmir' }, invoice_number: 'INV-2' } });
+    const res = await svc.request({
+      method: 'PUT',
+      url: `/api/v1/consignments/draft/${created.id}`,
+      apiKey: key,
+      lang: 'tr',
+      payload: { consignee: { city: 'İzmir' }, invoice_number: 'INV-2' },
+    });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.message).toBe('Taslak gönderi başarıyla güncellendi.');
-    expect(body.data).toMatchObject({ id: created.id, status: 24, status_message: 'Yeni taslak', invoice_number: 'INV-2', reference_no: 'REF-UPD', weight: 2, desi: 1 });
+    expect(body.data).toMatchObject({
+      id: created.id,
+      status: 24,
+      status_message: 'Yeni taslak',
+      invoice_number: 'INV-2',
+      reference_no: 'REF-UPD',
+      weight: 2,
+      desi: 1,
+    });
     expect(body.data.consignee).toMatchObject({ name: 'Mehmet Öz', city: 'İzmir', country: 'Türkiye' });
     expect(body.data.consignee).not.toHaveProperty('attention_name');
     expect(body.data.packages.map((p: { id: number }) => p.id)).toEqual(created.packages.map((p: { id: number }) => p.id));
@@ -210,16 +275,23 @@ describe('update draft (docs/api.md)', () => {
 
   it('replaces packages when they are sent', async () => {
     const created = (await createDraft(minimal({ packages: [{ weight: 1 }] }))).json().data;
-    const res = await svc.request({ method: 'PUT', url: `/api/v1/consignments/draft/${created.id}`, apiKey: key, payload: { packages: [{ weight: 3 }, { weight: 4 }] } });
+    const res = await svc.request({
+      method: 'PUT',
+      url: `/api/v1/consignments/draft/${created.id}`,
+      apiKey: key,
+      payload: { packages: [{ weight: 3 }, { weight: 4 }] },
+    });
     expect(res.json().data.weight).toBe(7);
     expect(res.json().data.packages).toHaveLength(2);
   });
 
   it('keeps each item with its package and both in the order sent, created and replaced, in the answer and as stored', async () => {
-    const shape = (packages: { weight: number; items: { description: string }[] }[]) => packages.map((p) => ({ weight: p.weight, items: p.items.map((i) => i.description) }));
+    const shape = (packages: { weight: number; items: { description: string }[] }[]) =>
+      packages.map((p) => ({ weight: p.weight, items: p.items.map((i) => i.description) }));
     // The detail form has no package weights: its items tell the packages apart.
     const items = (packages: { items: { description: string }[] }[]) => packages.map((p) => p.items.map((i) => i.description));
-    const stored = async (id: number) => items((await svc.request({ method: 'GET', url: `/api/v1/consignments/${id}/details`, apiKey: key })).json().data.packages);
+    const stored = async (id: number) =>
+      items((await svc.request({ method: 'GET', url: `/api/v1/consignments/${id}/details`, apiKey: key })).json().data.packages);
     const packages = [
       { weight: 2, items: [{ description: 'Çaydanlık' }, { description: 'Bardak' }, { description: 'Tabak' }] },
       { weight: 1, items: [] },
@@ -229,11 +301,16 @@ describe('update draft (docs/api.md)', () => {
     expect(shape(created.packages)).toEqual(shape(packages));
     expect(await stored(created.id)).toEqual(items(packages));
 
-    const replaced = [{ weight: 3, items: [{ description: 'Kilim' }] }, { weight: 4, items: [{ description: 'Yastık' }, { description: 'Yorgan' }] }];
+    const replaced = [
+      { weight: 3, items: [{ description: 'Kilim' }] },
+      { weight: 4, items: [{ description: 'Yastık' }, { description: 'Yorgan' }] },
+    ];
     const res = await svc.request({ method: 'PUT', url: `/api/v1/consignments/draft/${created.id}`, apiKey: key, payload: { packages: replaced } });
     expect(shape(res.json().data.packages)).toEqual(shape(replaced));
     expect(await stored(created.id)).toEqual(items(replaced));
-    const ids = (await svc.request({ method: 'GET', url: `/api/v1/consignments/${created.id}/details`, apiKey: key })).json().data.packages.map((p: { id: number }) => p.id);
+    const ids = (await svc.request({ method: 'GET', url: `/api/v1/consignments/${created.id}/details`, apiKey: key }))
+      .json()
+      .data.packages.map((p: { id: number }) => p.id);
     expect(ids.some((id: number) => created.packages.some((p: { id: number }) => p.id === id))).toBe(false);
   });
 
@@ -281,7 +358,12 @@ describe('update draft (docs/api.md)', () => {
 
   it('validates the patch with field paths and rejects a bad id', async () => {
     const created = (await createDraft(minimal())).json().data;
-    const bad = await svc.request({ method: 'PUT', url: `/api/v1/consignments/draft/${created.id}`, apiKey: key, payload: { consignor: { phone_number: '1'.repeat(21) } } });
+    const bad = await svc.request({
+      method: 'PUT',
+      url: `/api/v1/consignments/draft/${created.id}`,
+      apiKey: key,
+      payload: { consignor: { phone_number: '1'.repeat(21) } },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toEqual([{ message: 'This value is too long. It should have 20 characters or less.', field: 'consignor.phone_number' }]);
     const badId = await svc.request({ method: 'PUT', url: '/api/v1/consignments/draft/abc', apiKey: key, payload: {} });
@@ -292,7 +374,9 @@ describe('update draft (docs/api.md)', () => {
 
 describe('lookups (docs/api.md) on drafts', () => {
   it('finds a draft by reference and by id in the detail form', async () => {
-    const created = (await createDraft(minimal({ reference_no: 'REF/LOOK UP', preference: 0, provider_id: 1, packages: [{ weight: 1, items: [{ category: 'Kitchen' }] }] }))).json().data;
+    const created = (
+      await createDraft(minimal({ reference_no: 'REF/LOOK UP', preference: 0, provider_id: 1, packages: [{ weight: 1, items: [{ category: 'Kitchen' }] }] }))
+    ).json().data;
     const byRef = await svc.request({ method: 'GET', url: `/api/v1/consignments/find/reference_no/${encodeURIComponent('REF/LOOK UP')}`, apiKey: key });
     expect(byRef.statusCode).toBe(200);
     const byId = await svc.request({ method: 'GET', url: `/api/v1/consignments/${created.id}/details`, headers: { authorization: `APIKEY ${key}` } });
@@ -300,7 +384,16 @@ describe('lookups (docs/api.md) on drafts', () => {
     expect(byId.json()).toEqual(byRef.json());
     const d = byId.json().data;
     expect(byId.json().message).toBeNull();
-    expect(d).toMatchObject({ id: created.id, parent: null, type: 'NORMAL', labels: [], consignmentType: 1, status: 24, warehouse_id: null, consignee_id: null });
+    expect(d).toMatchObject({
+      id: created.id,
+      parent: null,
+      type: 'NORMAL',
+      labels: [],
+      consignmentType: 1,
+      status: 24,
+      warehouse_id: null,
+      consignee_id: null,
+    });
     expect(d.consignor).toMatchObject({ countryIso3: 'TUR', attention_name: null });
     expect(d.packages[0]).toMatchObject({ quantity: 1, items: [{ category: 'Kitchen' }] });
     expect(d.details).toEqual([expect.objectContaining({ status: 24, status_name: 'NEW_DRAFT', status_description: 'New draft', location: null })]);

@@ -73,15 +73,31 @@ describe('NUL bytes', () => {
 
   it('in a multipart text part: 400 naming it', async () => {
     const boundary = 'cfboundary';
-    const payload = [`--${boundary}`, 'Content-Disposition: form-data; name="options"', '', '{"platform": "shop\u0000ify"}', `--${boundary}--`, ''].join('\r\n');
-    const res = await svc.request({ method: 'POST', url: '/api/v1/imports', apiKey: key, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+    const payload = [`--${boundary}`, 'Content-Disposition: form-data; name="options"', '', '{"platform": "shop\u0000ify"}', `--${boundary}--`, ''].join(
+      '\r\n',
+    );
+    const res = await svc.request({
+      method: 'POST',
+      url: '/api/v1/imports',
+      apiKey: key,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload,
+    });
     expectRefusal(res, 400, 'options');
   });
 
   it('escaped in a multipart JSON part: 400 naming the field inside it', async () => {
     const boundary = 'cfboundary';
-    const payload = [`--${boundary}`, 'Content-Disposition: form-data; name="options"', '', '{"platform": "shop\\u0000ify"}', `--${boundary}--`, ''].join('\r\n');
-    const res = await svc.request({ method: 'POST', url: '/api/v1/imports', apiKey: key, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+    const payload = [`--${boundary}`, 'Content-Disposition: form-data; name="options"', '', '{"platform": "shop\\u0000ify"}', `--${boundary}--`, ''].join(
+      '\r\n',
+    );
+    const res = await svc.request({
+      method: 'POST',
+      url: '/api/v1/imports',
+      apiKey: key,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload,
+    });
     expectRefusal(res, 400, 'options.platform');
   });
 
@@ -114,12 +130,21 @@ describe('invalid UTF-8', () => {
 describe('broken multipart bodies', () => {
   const boundary = 'cfboundary';
   it.each([
-    ['ends before its closing boundary', [`--${boundary}`, 'Content-Disposition: form-data; name="file"; filename="orders.csv"', 'Content-Type: text/csv', '', 'Name,Email'].join('\r\n')],
+    [
+      'ends before its closing boundary',
+      [`--${boundary}`, 'Content-Disposition: form-data; name="file"; filename="orders.csv"', 'Content-Type: text/csv', '', 'Name,Email'].join('\r\n'),
+    ],
     ['has no parts at all', `--${boundary}--\r\n`],
     ['ends inside a file part', [`--${boundary}`, 'Content-Disposition: form-data; name="file"; filename="a.csv"', '', 'abc'].join('\r\n')],
     ['is not multipart inside', 'hello'],
   ])('a body that %s: 400 in the envelope', async (_name, payload) => {
-    const res = await svc.request({ method: 'POST', url: '/api/v1/imports', apiKey: key, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
+    const res = await svc.request({
+      method: 'POST',
+      url: '/api/v1/imports',
+      apiKey: key,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload,
+    });
     expect(res.statusCode).toBeGreaterThanOrEqual(400);
     expect(res.statusCode).toBeLessThan(500);
     expect(JSON.parse(res.body).status).toBe(false);
@@ -129,9 +154,16 @@ describe('broken multipart bodies', () => {
     // Sent whole over a socket, busboy reports this as "Part terminated early …", not as with inject.
     const address = await svc.app.listen({ host: '127.0.0.1', port: 0 });
     const payload = [`--${boundary}`, 'Content-Disposition: form-data; name="file"; filename="a.csv"', '', 'abc'].join('\r\n');
-    const res = await fetch(`${address}/api/v1/imports`, { method: 'POST', headers: { apikey: key, 'content-type': `multipart/form-data; boundary=${boundary}` }, body: payload });
+    const res = await fetch(`${address}/api/v1/imports`, {
+      method: 'POST',
+      headers: { apikey: key, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body: payload,
+    });
     const body = (await res.json()) as Envelope;
-    expect({ status: res.status, body }).toEqual({ status: 400, body: { status: false, errors: [{ message: 'The request body is not a valid multipart/form-data body.' }] } });
+    expect({ status: res.status, body }).toEqual({
+      status: 400,
+      body: { status: false, errors: [{ message: 'The request body is not a valid multipart/form-data body.' }] },
+    });
   });
 
   it.each([
@@ -168,9 +200,24 @@ describe('requests Node’s HTTP parser refuses', () => {
   }
 
   it.each([
-    ['a NUL in a header value', Buffer.from(`GET /api/v1/consignments/1/details HTTP/1.1\r\nHost: x\r\napikey: ab\u0000cd\r\n\r\n`), 400, 'The request is not valid HTTP (for example a NUL character or a line break in a header).'],
-    ['a broken request line', Buffer.from('GET /api/v1 HTTP/9\r\n\r\n'), 400, 'The request is not valid HTTP (for example a NUL character or a line break in a header).'],
-    ['headers over the size limit', Buffer.from(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`), 431, 'The request headers are too large.'],
+    [
+      'a NUL in a header value',
+      Buffer.from(`GET /api/v1/consignments/1/details HTTP/1.1\r\nHost: x\r\napikey: ab\u0000cd\r\n\r\n`),
+      400,
+      'The request is not valid HTTP (for example a NUL character or a line break in a header).',
+    ],
+    [
+      'a broken request line',
+      Buffer.from('GET /api/v1 HTTP/9\r\n\r\n'),
+      400,
+      'The request is not valid HTTP (for example a NUL character or a line break in a header).',
+    ],
+    [
+      'headers over the size limit',
+      Buffer.from(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+      431,
+      'The request headers are too large.',
+    ],
   ])('%s: answered in the envelope', async (_name, raw, status, message) => {
     const answer = await rawRequest(raw);
     expect(answer.split('\r\n')[0]).toBe(`HTTP/1.1 ${status} ${status === 400 ? 'Bad Request' : 'Request Header Fields Too Large'}`);
@@ -182,19 +229,47 @@ describe('requests Node’s HTTP parser refuses', () => {
 describe('values outside what the database columns hold', () => {
   it('a provider id beyond 32 bits: 400 naming it on carrier accounts, not found on the public routes', async () => {
     for (const method of ['GET', 'PUT', 'DELETE'] as const) {
-      const res = await svc.request({ method, url: '/api/v1/carrier-accounts/1000000000000', apiKey: key, headers: { 'content-type': 'application/json' }, payload: method === 'PUT' ? '{}' : undefined });
+      const res = await svc.request({
+        method,
+        url: '/api/v1/carrier-accounts/1000000000000',
+        apiKey: key,
+        headers: { 'content-type': 'application/json' },
+        payload: method === 'PUT' ? '{}' : undefined,
+      });
       expectRefusal(res, 400, 'provider_id');
     }
     expectRefusal(await svc.request({ method: 'GET', url: '/api/v1/providers/100000000000000/track/0' }), 404);
     expectRefusal(await svc.request({ method: 'GET', url: '/api/v1/providers/100000000000000/logo.svg' }), 404);
-    expectRefusal(await svc.request({ method: 'POST', url: '/api/v1/carrier-accounts/100000000000000/status-updates', headers: { 'content-type': 'application/json' }, payload: '{}' }), 401);
-    expectRefusal(await svc.request({ method: 'POST', url: '/api/v1/providers/100000000000000/events', headers: { 'content-type': 'application/json', authorization: 'Bearer x' }, payload: '{}' }), 401);
+    expectRefusal(
+      await svc.request({
+        method: 'POST',
+        url: '/api/v1/carrier-accounts/100000000000000/status-updates',
+        headers: { 'content-type': 'application/json' },
+        payload: '{}',
+      }),
+      401,
+    );
+    expectRefusal(
+      await svc.request({
+        method: 'POST',
+        url: '/api/v1/providers/100000000000000/events',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer x' },
+        payload: '{}',
+      }),
+      401,
+    );
   });
 
   it('a code beyond its smallint column (address_resolver_type, incoterms_type): 400 naming it, nothing written', async () => {
     const before = await svc.db.query<{ n: number }>('SELECT count(*)::int AS n FROM consignments');
     for (const field of ['address_resolver_type', 'incoterms_type']) {
-      const res = await svc.request({ method: 'POST', url: '/api/v1/consignments/draft', apiKey: key, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ [field]: 1458069003, consignor: {}, consignee: {} }) });
+      const res = await svc.request({
+        method: 'POST',
+        url: '/api/v1/consignments/draft',
+        apiKey: key,
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ [field]: 1458069003, consignor: {}, consignee: {} }),
+      });
       expectRefusal(res, 400, field);
     }
     const after = await svc.db.query<{ n: number }>('SELECT count(*)::int AS n FROM consignments');
@@ -207,10 +282,22 @@ describe('values outside what the database columns hold', () => {
   });
 
   it('a JSON null body where an object is expected: 400, not an empty change', async () => {
-    const created = await svc.request({ method: 'POST', url: '/api/v1/consignments/draft', apiKey: key, headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ consignor: {}, consignee: {} }) });
+    const created = await svc.request({
+      method: 'POST',
+      url: '/api/v1/consignments/draft',
+      apiKey: key,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ consignor: {}, consignee: {} }),
+    });
     const { id } = (JSON.parse(created.body) as { data: { id: number } }).data;
     for (const url of [`/api/v1/consignments/draft/${id}`, `/api/v1/consignments/draft/${id}/start-process`]) {
-      const res = await svc.request({ method: url.endsWith('process') ? 'POST' : 'PUT', url, apiKey: key, headers: { 'content-type': 'application/json' }, payload: 'null' });
+      const res = await svc.request({
+        method: url.endsWith('process') ? 'POST' : 'PUT',
+        url,
+        apiKey: key,
+        headers: { 'content-type': 'application/json' },
+        payload: 'null',
+      });
       expectRefusal(res, 400);
     }
   });

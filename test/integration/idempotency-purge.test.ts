@@ -20,14 +20,18 @@ beforeAll(async () => {
 afterAll(async () => drop?.());
 
 const claim = (key: string) => claimIdempotencyKey(db, { customerId, scope: 'draft', key, requestHash: 'h', resourceUuid: randomUUID() });
-const keys = async () => (await db.query<{ key: string }>('SELECT key FROM idempotency_keys WHERE customer_id = $1 ORDER BY key', [customerId])).rows.map((r) => r.key);
+const keys = async () =>
+  (await db.query<{ key: string }>('SELECT key FROM idempotency_keys WHERE customer_id = $1 ORDER BY key', [customerId])).rows.map((r) => r.key);
 
 describe('idempotency key purge', () => {
   it('deletes the expired keys at start and on every tick, and keeps the live ones', async () => {
     await claim('expired-1');
     await claim('live');
     const age = async (key: string) =>
-      db.query(`UPDATE idempotency_keys SET created_at = now() - interval '${IDEMPOTENCY_TTL_HOURS} hours' - interval '1 minute' WHERE customer_id = $1 AND key = $2`, [customerId, key]);
+      db.query(
+        `UPDATE idempotency_keys SET created_at = now() - interval '${IDEMPOTENCY_TTL_HOURS} hours' - interval '1 minute' WHERE customer_id = $1 AND key = $2`,
+        [customerId, key],
+      );
     await age('expired-1');
 
     const purge = startIdempotencyPurge({ db, intervalMs: 60_000 });

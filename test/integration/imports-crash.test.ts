@@ -71,7 +71,7 @@ describe('kill -9 in the middle of an import', () => {
       // start the interrupted batches' lifecycle workflows, and the worker to run those; with another test file
       // sharing the two cores (CI runs two at a time) that took longer than a minute.
       let data = await importState(id);
-      for (let last = data.counts.created, since = Date.now(); data.state !== 'completed' && Date.now() - since < 180_000; ) {
+      for (let last = data.counts.created, since = Date.now(); data.state !== 'completed' && Date.now() - since < 180_000;) {
         await sleep(250);
         data = await importState(id);
         if (data.counts.created !== last) [last, since] = [data.counts.created, Date.now()];
@@ -85,7 +85,7 @@ describe('kill -9 in the middle of an import', () => {
         // The outbox relay starts them after the import completed, at the engine's pace: wait while it makes
         // progress, up to a minute without any.
         let count = 0;
-        for (let last = -1, since = Date.now(); count !== ORDERS && Date.now() - since < 60_000; ) {
+        for (let last = -1, since = Date.now(); count !== ORDERS && Date.now() - since < 60_000;) {
           count = (await client.workflow.count(query)).count;
           if (count !== last) [last, since] = [count, Date.now()];
           if (count !== ORDERS) await sleep(500);

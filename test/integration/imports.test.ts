@@ -19,7 +19,9 @@ let customerId: number;
 
 beforeAll(async () => {
   // Small pages and batches, so a few hundred orders span several pages, batches and workflow runs.
-  svc = await startTestService({}, undefined, { importTuning: { pageOrders: 40, batchSize: 10, parallelBatches: 3, concurrency: 4, pagesPerRun: 2, heartbeatTimeout: '10 seconds' } });
+  svc = await startTestService({}, undefined, {
+    importTuning: { pageOrders: 40, batchSize: 10, parallelBatches: 3, concurrency: 4, pagesPerRun: 2, heartbeatTimeout: '10 seconds' },
+  });
   ({ apiKey: key, customerId } = await svc.customer('Anadolu Butik'));
 });
 afterAll(async () => svc?.stop());
@@ -31,13 +33,19 @@ const post = (payload: object, options: { apiKey?: string; lang?: string; header
 const get = (url: string, options: { apiKey?: string; lang?: string; headers?: Record<string, string> } = {}) =>
   svc.request({ method: 'GET', url, apiKey: options.apiKey ?? key, lang: options.lang, headers: options.headers });
 
-
 function upload(file: string | Buffer, options: object, extra: { apiKey?: string; headers?: Record<string, string>; lang?: string } = {}) {
   const body = multipart([
     { name: 'options', content: JSON.stringify(options) },
     { name: 'file', filename: 'orders_export.csv', type: 'text/csv', content: file },
   ]);
-  return svc.request({ method: 'POST', url: '/api/v1/imports', apiKey: extra.apiKey ?? key, lang: extra.lang, payload: body.payload, headers: { ...body.headers, ...extra.headers } });
+  return svc.request({
+    method: 'POST',
+    url: '/api/v1/imports',
+    apiKey: extra.apiKey ?? key,
+    lang: extra.lang,
+    payload: body.payload,
+    headers: { ...body.headers, ...extra.headers },
+  });
 }
 
 async function finished(id: string, apiKey = key): Promise<Json> {
@@ -58,7 +66,9 @@ async function accepted(res: Awaited<ReturnType<typeof post>>): Promise<string> 
 
 /** A generic-template file of `n` orders, every second one with two items. */
 function genericFile(prefix: string, n: number): string {
-  const lines = ['reference_no,consignee_name,consignee_phone,consignee_address,consignee_city,consignee_country,package_weight,item_description,item_quantity,item_unit_price'];
+  const lines = [
+    'reference_no,consignee_name,consignee_phone,consignee_address,consignee_city,consignee_country,package_weight,item_description,item_quantity,item_unit_price',
+  ];
   for (let i = 0; i < n; i++) {
     const ref = `${prefix}-${String(i).padStart(4, '0')}`;
     lines.push(`${ref},Müşteri ${i},+905551112233,"Çiçek Sk. ${i}, D:1",Ankara,TR,1.5,Kilim yastık,1,150`);
@@ -76,7 +86,11 @@ describe('POST /api/v1/imports with a Shopify export', () => {
   it('answers 202 at once and creates one draft per order, whose items are its line items', async () => {
     const res = await post({ csv: fixture('shopify-orders.csv'), preset: 'shopify', consignor, preference: 1 });
     importId = await accepted(res);
-    expect(res.json()).toMatchObject({ status: true, message: 'Import accepted: the orders are being created.', data: { id: importId, preset: 'shopify', process: false } });
+    expect(res.json()).toMatchObject({
+      status: true,
+      message: 'Import accepted: the orders are being created.',
+      data: { id: importId, preset: 'shopify', process: false },
+    });
     expect(['queued', 'running']).toContain(res.json().data.state);
 
     const done = await finished(importId);
@@ -106,7 +120,12 @@ describe('POST /api/v1/imports with a Shopify export', () => {
 
   it('starts each draft’s lifecycle workflow with the ImportId search attribute, ready for updates and processing', async () => {
     const { rows } = await svc.db.query<{ id: number; uuid: string }>('SELECT id, uuid FROM consignments WHERE import_id = $1 ORDER BY id', [importId]);
-    const seqs = (await svc.db.query<{ seq: number; consignment_id: number }>('SELECT seq, consignment_id FROM import_orders WHERE import_id = $1 AND consignment_id IS NOT NULL', [importId])).rows;
+    const seqs = (
+      await svc.db.query<{ seq: number; consignment_id: number }>(
+        'SELECT seq, consignment_id FROM import_orders WHERE import_id = $1 AND consignment_id IS NOT NULL',
+        [importId],
+      )
+    ).rows;
     for (const { seq, consignment_id } of seqs) expect(rows.find((r) => Number(r.id) === Number(consignment_id))?.uuid).toBe(importOrderUuid(importId, seq));
     // The drafts are in the outbox; the relay starts their workflows (after the second it leaves new drafts to their clients).
     await svc.runtime.relay!.drained();
@@ -123,7 +142,12 @@ describe('POST /api/v1/imports with a Shopify export', () => {
     expect((await svc.runtime.client.workflow.getHandle(importWorkflowId(importId)).describe()).typedSearchAttributes.get(SA.ImportId)).toBe(importId);
 
     const id = Number(rows[0].id);
-    const update = await svc.request({ method: 'PUT', url: `/api/v1/consignments/draft/${id}`, apiKey: key, payload: { invoice_number: 'FTR-1', packages: [{ weight: 1 }] } });
+    const update = await svc.request({
+      method: 'PUT',
+      url: `/api/v1/consignments/draft/${id}`,
+      apiKey: key,
+      payload: { invoice_number: 'FTR-1', packages: [{ weight: 1 }] },
+    });
     expect(update.statusCode).toBe(200);
     const processed = await svc.request({ method: 'POST', url: `/api/v1/consignments/draft/${id}/start-process`, apiKey: key });
     expect(processed.statusCode).toBe(200);
@@ -144,11 +168,17 @@ describe('POST /api/v1/imports with a Shopify export', () => {
       { row: 10, order: '#1005', field: 'Shipping Name', path: 'consignee.name', message: blank },
     ]);
 
-    for (const request of [{ url: `/api/v1/imports/${importId}/errors?format=csv` }, { url: `/api/v1/imports/${importId}/errors`, headers: { accept: 'text/csv' } }]) {
+    for (const request of [
+      { url: `/api/v1/imports/${importId}/errors?format=csv` },
+      { url: `/api/v1/imports/${importId}/errors`, headers: { accept: 'text/csv' } },
+    ]) {
       const csv = await get(request.url, { lang, headers: request.headers });
       expect(csv.statusCode).toBe(200);
       expect(csv.headers['content-type']).toMatch(/^text\/csv; charset=utf-8/);
-      const lines = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+      const lines = csv.body
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n');
       expect(lines[0]).toBe('row,order,field,message');
       expect(lines).toHaveLength(4);
       expect(lines[3]).toBe(`10,#1005,Shipping Name,${blank}`);
@@ -178,7 +208,11 @@ describe('WooCommerce export with processing', () => {
   it('creates and processes every valid order: a label and a carrier for each', async () => {
     const { apiKey } = await svc.customer('Zeytin Dalı');
     const id = await accepted(
-      await upload(fixture('woocommerce-orders.csv'), { preset: 'woocommerce', consignor, preference: 1, process: true, package: { weight: 1.2, length: 30, width: 20, height: 10 } }, { apiKey }),
+      await upload(
+        fixture('woocommerce-orders.csv'),
+        { preset: 'woocommerce', consignor, preference: 1, process: true, package: { weight: 1.2, length: 30, width: 20, height: 10 } },
+        { apiKey },
+      ),
     );
     const done = await finished(id, apiKey);
     expect(done).toMatchObject({ state: 'completed', process: true, counts: { orders: 3, created: 2, processed: 2, failed: 1 } });
@@ -187,7 +221,9 @@ describe('WooCommerce export with processing', () => {
     expect([2, 3]).toContain(found.json().data.status);
     expect(found.json().data.labels).toHaveLength(1);
     const errors = await get(`/api/v1/imports/${id}/errors`, { apiKey });
-    expect(errors.json().data.results).toEqual([{ row: 5, order: '2053', field: 'Billing Email', path: 'consignee.email', message: 'This value is not a valid email address.' }]);
+    expect(errors.json().data.results).toEqual([
+      { row: 5, order: '2053', field: 'Billing Email', path: 'consignee.email', message: 'This value is not a valid email address.' },
+    ]);
   });
 });
 
@@ -199,7 +235,9 @@ describe('a NUL byte in a cell', () => {
     const done = await finished(id, apiKey);
     expect(done).toMatchObject({ state: 'completed', counts: { orders: 3, created: 2, failed: 1 } });
     const errors = await get(`/api/v1/imports/${id}/errors`, { apiKey });
-    expect(errors.json().data.results).toEqual([{ row: 3, order: 'NUL-0001', field: 'consignee_name', path: 'consignee.name', message: 'This value contains a NUL character or invalid UTF-8.' }]);
+    expect(errors.json().data.results).toEqual([
+      { row: 3, order: 'NUL-0001', field: 'consignee_name', path: 'consignee.name', message: 'This value contains a NUL character or invalid UTF-8.' },
+    ]);
   });
 
   it('in the order’s own reference: that order fails, named without the NUL', async () => {
@@ -209,7 +247,9 @@ describe('a NUL byte in a cell', () => {
     const done = await finished(id, apiKey);
     expect(done).toMatchObject({ state: 'completed', counts: { orders: 2, created: 1, failed: 1 } });
     const errors = await get(`/api/v1/imports/${id}/errors`, { apiKey });
-    expect(errors.json().data.results).toEqual([{ row: 3, order: 'NULREF-\uFFFD0001', field: 'reference_no', path: 'reference_no', message: 'This value contains a NUL character or invalid UTF-8.' }]);
+    expect(errors.json().data.results).toEqual([
+      { row: 3, order: 'NULREF-\uFFFD0001', field: 'reference_no', path: 'reference_no', message: 'This value contains a NUL character or invalid UTF-8.' },
+    ]);
   });
 
   it('in the header or the file name: accepted, stored without the NUL', async () => {
@@ -239,17 +279,62 @@ describe('the generic template', () => {
 describe('refusals', () => {
   const shopify = () => fixture('shopify-orders.csv');
   it.each([
-    ['an unknown preset', () => post({ csv: shopify(), preset: 'magento', consignor }), 'preset', 'Unknown preset "magento". Available presets: generic, shopify, woocommerce.'],
-    ['a preset that needs a consignor without one', () => post({ csv: shopify(), preset: 'shopify' }), 'consignor', 'The shopify preset needs the sender: give a consignor in the import options.'],
+    [
+      'an unknown preset',
+      () => post({ csv: shopify(), preset: 'magento', consignor }),
+      'preset',
+      'Unknown preset "magento". Available presets: generic, shopify, woocommerce.',
+    ],
+    [
+      'a preset that needs a consignor without one',
+      () => post({ csv: shopify(), preset: 'shopify' }),
+      'consignor',
+      'The shopify preset needs the sender: give a consignor in the import options.',
+    ],
     ['no file', () => post({ preset: 'shopify', consignor }), 'csv', 'This value should not be blank.'],
     ['an empty file', () => post({ csv: '', preset: 'shopify', consignor }), 'csv', 'The file is empty: it has no order rows below the header.'],
-    ['a header without rows', () => post({ csv: shopify().split('\n')[0] + '\n', preset: 'shopify', consignor }), 'file', 'The file is empty: it has no order rows below the header.'],
-    ['another shop’s file', () => post({ csv: fixture('woocommerce-orders.csv'), preset: 'shopify', consignor }), 'file', 'The file lacks the column(s) "Name", "Shipping Name", "Shipping Address1", "Lineitem name", "Lineitem quantity" that the shopify preset needs.'],
-    ['broken quoting', () => post({ csv: 'reference_no,consignee_name\nA-1,"Ali\n', preset: 'generic', consignor }), 'file', expect.stringMatching(/^The file is not valid CSV \(line \d+\): CSV_QUOTE_NOT_CLOSED$/)],
-    ['a file that is not UTF-8', () => upload(Buffer.from('reference_no,consignee_name\nA-1,\xdd\xfeik\n', 'latin1'), { preset: 'generic', consignor }), 'file', 'The file is not UTF-8 text. Save it as "CSV UTF-8" and upload it again.'],
-    ['a multipart request without a file', () => svc.request({ method: 'POST', url: '/api/v1/imports', apiKey: key, ...multipart([{ name: 'options', content: '{"preset":"shopify"}' }]) }), 'file', 'This value should not be blank.'],
-    ['processing without a package weight', () => post({ csv: shopify(), preset: 'shopify', consignor, preference: 1, process: true }), 'package.weight', 'This value should not be blank.'],
-    ['a consignor the draft rules refuse', () => post({ csv: shopify(), preset: 'shopify', consignor: { ...consignor, country: 'XX' } }), 'consignor.country', 'This value is not a valid country.'],
+    [
+      'a header without rows',
+      () => post({ csv: shopify().split('\n')[0] + '\n', preset: 'shopify', consignor }),
+      'file',
+      'The file is empty: it has no order rows below the header.',
+    ],
+    [
+      'another shop’s file',
+      () => post({ csv: fixture('woocommerce-orders.csv'), preset: 'shopify', consignor }),
+      'file',
+      'The file lacks the column(s) "Name", "Shipping Name", "Shipping Address1", "Lineitem name", "Lineitem quantity" that the shopify preset needs.',
+    ],
+    [
+      'broken quoting',
+      () => post({ csv: 'reference_no,consignee_name\nA-1,"Ali\n', preset: 'generic', consignor }),
+      'file',
+      expect.stringMatching(/^The file is not valid CSV \(line \d+\): CSV_QUOTE_NOT_CLOSED$/),
+    ],
+    [
+      'a file that is not UTF-8',
+      () => upload(Buffer.from('reference_no,consignee_name\nA-1,\xdd\xfeik\n', 'latin1'), { preset: 'generic', consignor }),
+      'file',
+      'The file is not UTF-8 text. Save it as "CSV UTF-8" and upload it again.',
+    ],
+    [
+      'a multipart request without a file',
+      () => svc.request({ method: 'POST', url: '/api/v1/imports', apiKey: key, ...multipart([{ name: 'options', content: '{"preset":"shopify"}' }]) }),
+      'file',
+      'This value should not be blank.',
+    ],
+    [
+      'processing without a package weight',
+      () => post({ csv: shopify(), preset: 'shopify', consignor, preference: 1, process: true }),
+      'package.weight',
+      'This value should not be blank.',
+    ],
+    [
+      'a consignor the draft rules refuse',
+      () => post({ csv: shopify(), preset: 'shopify', consignor: { ...consignor, country: 'XX' } }),
+      'consignor.country',
+      'This value is not a valid country.',
+    ],
   ])('refuses %s with a 400 envelope', async (_case, send, field, message) => {
     const res = await send();
     expect(res.statusCode).toBe(400);
@@ -259,7 +344,9 @@ describe('refusals', () => {
   it('speaks Turkish too', async () => {
     const res = await post({ csv: fixture('shopify-orders.csv'), preset: 'magento', consignor }, { lang: 'tr' });
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors).toEqual([{ field: 'preset', message: 'Bilinmeyen ön ayar "magento". Kullanılabilir ön ayarlar: generic, shopify, woocommerce.' }]);
+    expect(res.json().errors).toEqual([
+      { field: 'preset', message: 'Bilinmeyen ön ayar "magento". Kullanılabilir ön ayarlar: generic, shopify, woocommerce.' },
+    ]);
   });
 
   it('keeps no file it refused', async () => {
@@ -310,7 +397,7 @@ describe('large files', () => {
     const done = await finished(id, apiKey);
     expect(done).toMatchObject({ state: 'completed', counts: { rows: 375, orders: 250, created: 250, failed: 0, duplicates: 0 } });
     expect(await consignmentCount(id)).toBe(250);
-    const { rows } = await svc.db.query<{ n: number }>("SELECT count(DISTINCT reference_no)::int AS n FROM consignments WHERE import_id = $1", [id]);
+    const { rows } = await svc.db.query<{ n: number }>('SELECT count(DISTINCT reference_no)::int AS n FROM consignments WHERE import_id = $1', [id]);
     expect(Number(rows[0].n)).toBe(250);
     // 250 orders in pages of 40, two pages per run: the import continued as new at least twice.
     let runs = 0;

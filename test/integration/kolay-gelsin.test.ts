@@ -44,7 +44,14 @@ const domestic = (reference: string, packages = 1) =>
     reference_no: reference,
     invoice_number: `IRS-${reference}`,
     consignee: { ...party('Çankaya', { name: 'Şükrü Öztürk', address: 'Atatürk Bulvarı No:5 D:3' }), state: 'Ankara', postal_code: '06420' },
-    packages: Array.from({ length: packages }, (_v, i) => ({ package_type: 1, weight: 1.4 + i, length: 30, width: 20, height: 15, items: [{ description: 'Seramik kupa', quantity: 2 }] })),
+    packages: Array.from({ length: packages }, (_v, i) => ({
+      package_type: 1,
+      weight: 1.4 + i,
+      length: 30,
+      width: 20,
+      height: 15,
+      items: [{ description: 'Seramik kupa', quantity: 2 }],
+    })),
   });
 
 const booked = async (reference: string, packages = 1) => {
@@ -61,7 +68,19 @@ describe('a Kolay Gelsin carrier account', () => {
       carrier: 'kolay_gelsin',
       description: 'Kolay Gelsin',
       credentials: { token: kg.token, customer_id: 20, address_id: 28, webhook_secret: WEBHOOK_SECRET },
-      settings: { base_url: kg.baseUrl, rates: { currency: 'TRY', transit_days: 1, bands: [{ up_to: 2, price: 55 }, { up_to: 10, price: 80 }], per_unit_above: 6, max: 30 } },
+      settings: {
+        base_url: kg.baseUrl,
+        rates: {
+          currency: 'TRY',
+          transit_days: 1,
+          bands: [
+            { up_to: 2, price: 55 },
+            { up_to: 10, price: 80 },
+          ],
+          per_unit_above: 6,
+          max: 30,
+        },
+      },
     });
     expect(res.statusCode).toBe(201);
     expect(res.body).not.toContain(kg.token);
@@ -72,19 +91,46 @@ describe('a Kolay Gelsin carrier account', () => {
     statusUrl = `http://127.0.0.1:${port}/api/v1/carrier-accounts/${providerId}/status-updates`;
 
     const providers = (await call('GET', '/providers')).json().data as Json[];
-    expect(providers.find((p) => p.id === providerId)).toMatchObject({ carrier: 'kolay_gelsin', supports: { quotes: true, cancel_in_transit: true, push_tracking: true } });
+    expect(providers.find((p) => p.id === providerId)).toMatchObject({
+      carrier: 'kolay_gelsin',
+      supports: { quotes: true, cancel_in_transit: true, push_tracking: true },
+    });
   });
 
   it('refuses bad credentials and rate tables field by field', async () => {
     const bad = await call('POST', '/carrier-accounts', {
       carrier: 'kolay_gelsin',
       credentials: { token: 't', customer_id: 'twenty', address_id: 28, webhook_secret: 'short' },
-      settings: { rates: { bands: [{ up_to: 5, price: 10 }, { up_to: 2, price: 20 }] } },
+      settings: {
+        rates: {
+          bands: [
+            { up_to: 5, price: 10 },
+            { up_to: 2, price: 20 },
+          ],
+        },
+      },
     });
     expect(bad.statusCode).toBe(400);
     const fields = (bad.json().errors as Json[]).map((e) => e.field);
     expect(fields).toEqual(expect.arrayContaining(['credentials.customer_id', 'credentials.webhook_secret', 'settings.rates.bands']));
-    const tr = await svc.request({ method: 'POST', url: '/api/v1/carrier-accounts', apiKey: key, lang: 'tr', payload: { carrier: 'kolay_gelsin', credentials: { token: 't', customer_id: 1, address_id: 1 }, settings: { rates: { bands: [{ up_to: 5, price: 1 }, { up_to: 5, price: 2 }] } } } });
+    const tr = await svc.request({
+      method: 'POST',
+      url: '/api/v1/carrier-accounts',
+      apiKey: key,
+      lang: 'tr',
+      payload: {
+        carrier: 'kolay_gelsin',
+        credentials: { token: 't', customer_id: 1, address_id: 1 },
+        settings: {
+          rates: {
+            bands: [
+              { up_to: 5, price: 1 },
+              { up_to: 5, price: 2 },
+            ],
+          },
+        },
+      },
+    });
     expect(tr.json().errors[0]).toEqual({ field: 'settings.rates.bands', message: 'Bu değerler artan sırada olmalıdır.' });
   });
 
@@ -95,12 +141,29 @@ describe('a Kolay Gelsin carrier account', () => {
     expect(sent.map((r) => r.operation)).toEqual(['SaveRecipient', 'SaveIntegrationShipment']);
     for (const r of sent) expect(r.validationErrors ?? []).toEqual([]);
     expect(sent[0].headers.authorization).toBe(`Bearer ${kg.token}`);
-    expect(sent[0].body).toMatchObject({ RecipientType: 1, RecipientName: 'Şükrü', RecipientSurname: 'Öztürk', Address: { CityId: 6, TownName: 'Çankaya', PostalCode: '06420' } });
+    expect(sent[0].body).toMatchObject({
+      RecipientType: 1,
+      RecipientName: 'Şükrü',
+      RecipientSurname: 'Öztürk',
+      Address: { CityId: 6, TownName: 'Çankaya', PostalCode: '06420' },
+    });
     const shipment = sent[1].body as Json;
-    expect(shipment).toMatchObject({ SenderCustomer: { CustomerId: 20, Address: { AddressId: 28 } }, PackageType: 2, PayingParty: 1, CustomerSpecificCode: 'KG-1' });
+    expect(shipment).toMatchObject({
+      SenderCustomer: { CustomerId: 20, Address: { AddressId: 28 } },
+      PackageType: 2,
+      PayingParty: 1,
+      CustomerSpecificCode: 'KG-1',
+    });
     expect(shipment.ShipmentItemList).toHaveLength(2);
     // Integers in the contract: 1.4 kg is declared as 2.
-    expect(shipment.ShipmentItemList[0]).toMatchObject({ Weight: 2, Width: 20, Length: 30, Height: 15, DeliveryNote: 'IRS-KG-1', ContentText: 'Seramik kupa, Seramik kupa' });
+    expect(shipment.ShipmentItemList[0]).toMatchObject({
+      Weight: 2,
+      Width: 20,
+      Length: 30,
+      Height: 15,
+      DeliveryNote: 'IRS-KG-1',
+      ContentText: 'Seramik kupa, Seramik kupa',
+    });
 
     const delivery = kg.deliveries.get(data.providerTrackingCode)!;
     expect(delivery).toBeDefined();
@@ -127,7 +190,11 @@ describe('a Kolay Gelsin carrier account', () => {
     const messages = ((await details(id)).details as Json[]).map((h) => h.message as string);
     expect(messages.some((m) => m.startsWith(`Booking recovered: Kolay Gelsin already held this consignment under ${data.barcode}`))).toBe(true);
     // Our label, one page per piece, as for any booking.
-    expect(Buffer.from(data.base64label, 'base64').toString('latin1').match(/\/Type \/Page\b/g)).toHaveLength(2);
+    expect(
+      Buffer.from(data.base64label, 'base64')
+        .toString('latin1')
+        .match(/\/Type \/Page\b/g),
+    ).toHaveLength(2);
   });
 
   it('a later processing after CARRIER_UNAVAILABLE asks first: the booking an unanswered try made is the one kept', async () => {
@@ -182,11 +249,18 @@ describe('a Kolay Gelsin carrier account', () => {
     // Refused twice (the look-up's own retry does not retry a refusal): once for this webhook, once more for the next.
     kg.faults.refuseNext(2, { operation: 'GetCorporateShipmentsStatus', resultMessage: 'CustomerNotFound' });
     await kg.pushWebhook(statusUrl, kg.advance(shipmentId, 12), auth);
-    const refused = async () => ((await details(id)).details as Json[]).filter((h) => /^Tracking at .* refused: Kolay Gelsin GetCorporateShipmentsStatus: CustomerNotFound\. Asking again in 20 min$/.test(h.message));
+    const refused = async () =>
+      ((await details(id)).details as Json[]).filter((h) =>
+        /^Tracking at .* refused: Kolay Gelsin GetCorporateShipmentsStatus: CustomerNotFound\. Asking again in 20 min$/.test(h.message),
+      );
     await waitFor('the refused poll in the history', async () => ((await refused()).length === 1 ? true : undefined), { timeoutMs: 30_000 });
     expect((await details(id)).status).toBe(3);
     await kg.pushWebhook(statusUrl, kg.webhookPayload(shipmentId), auth);
-    await waitFor('the second refusal, waiting twice as long', async () => ((await details(id)).details as Json[]).some((h) => /refused: .*CustomerNotFound\. Asking again in 40 min$/.test(h.message)) || undefined, { timeoutMs: 30_000 });
+    await waitFor(
+      'the second refusal, waiting twice as long',
+      async () => ((await details(id)).details as Json[]).some((h) => /refused: .*CustomerNotFound\. Asking again in 40 min$/.test(h.message)) || undefined,
+      { timeoutMs: 30_000 },
+    );
 
     // Kolay Gelsin answers again: the next notice moves the consignment, which was never given up.
     await kg.pushWebhook(statusUrl, kg.webhookPayload(shipmentId), auth);
@@ -262,7 +336,13 @@ describe('a Kolay Gelsin carrier account', () => {
     const created = await call('POST', '/consignments/draft', {
       ...domestic('KG-8'),
       consignee: { ...party('Berlin', { country: 'DE', name: 'Jana Schmidt' }), postal_code: '10115' },
-      packages: [{ package_type: 1, weight: 1, items: [{ description: 'Seramik kupa', gtip: '691200', origin: 'TR', currency_code: 'EUR', unit_price: 10, quantity: 2 }] }],
+      packages: [
+        {
+          package_type: 1,
+          weight: 1,
+          items: [{ description: 'Seramik kupa', gtip: '691200', origin: 'TR', currency_code: 'EUR', unit_price: 10, quantity: 2 }],
+        },
+      ],
     });
     const refused = await call('POST', `/consignments/draft/${created.json().data.id}/start-process`);
     expect(refused.json().errors).toEqual([expect.objectContaining({ field: 'provider_id', message: expect.stringContaining('within Turkey') })]);

@@ -26,7 +26,8 @@ let cancelled: { id: number; barcode: string };
 let otherId: number;
 let importId: string;
 
-const batch = (body: unknown, apiKey = key, lang?: string) => svc.request({ method: 'POST', url: '/api/v1/labels/batch', apiKey, lang, payload: body as object });
+const batch = (body: unknown, apiKey = key, lang?: string) =>
+  svc.request({ method: 'POST', url: '/api/v1/labels/batch', apiKey, lang, payload: body as object });
 
 beforeAll(async () => {
   svc = await startTestService();
@@ -50,10 +51,19 @@ beforeAll(async () => {
     'IMPL-2,Müşteri İki,+905551112233,Çiçek Sk. 2,Ankara,TR,1',
     'IMPL-3,Müşteri Üç,+905551112233,Çiçek Sk. 3,Ankara,TR,1',
   ].join('\n');
-  const started = await svc.request({ method: 'POST', url: '/api/v1/imports', apiKey: key, payload: { preset: 'generic', process: true, provider_id: 1, consignor: party('Depo', 'İstanbul'), csv } });
+  const started = await svc.request({
+    method: 'POST',
+    url: '/api/v1/imports',
+    apiKey: key,
+    payload: { preset: 'generic', process: true, provider_id: 1, consignor: party('Depo', 'İstanbul'), csv },
+  });
   expect(started.statusCode).toBe(202);
   importId = started.json().data.id;
-  await waitFor('the import to finish', async () => (await svc.request({ method: 'GET', url: `/api/v1/imports/${importId}`, apiKey: key })).json().data.state === 'completed', { timeoutMs: 60_000 });
+  await waitFor(
+    'the import to finish',
+    async () => (await svc.request({ method: 'GET', url: `/api/v1/imports/${importId}`, apiKey: key })).json().data.state === 'completed',
+    { timeoutMs: 60_000 },
+  );
 }, 120_000);
 afterAll(async () => svc?.stop());
 
@@ -164,10 +174,17 @@ describe('POST /api/v1/labels/batch', () => {
     expect(await problems({ consignments: [] })).toEqual([{ field: 'consignments', message: expect.any(String) }]);
     expect(await problems({})).toEqual([{ field: 'consignments', message: 'This value should not be blank.' }]);
     expect(await problems({ consignments: [1.5, 'a b', {}, 0, 'CF1'] })).toEqual(
-      ['consignments.0', 'consignments.1', 'consignments.2', 'consignments.3'].map((field) => ({ field, message: 'Each entry must be a consignment id or barcode.' })),
+      ['consignments.0', 'consignments.1', 'consignments.2', 'consignments.3'].map((field) => ({
+        field,
+        message: 'Each entry must be a consignment id or barcode.',
+      })),
     );
-    expect(await problems({ consignments: Array.from({ length: 10_001 }, (_, i) => i + 1) })).toEqual([{ field: 'consignments', message: expect.stringContaining('10000') }]);
-    expect(await problems({ consignments: [1], format: 'zpl', layout: 'a4' })).toEqual([{ field: 'layout', message: 'A4 sheets are for PDF; ZPL prints one label after another.' }]);
+    expect(await problems({ consignments: Array.from({ length: 10_001 }, (_, i) => i + 1) })).toEqual([
+      { field: 'consignments', message: expect.stringContaining('10000') },
+    ]);
+    expect(await problems({ consignments: [1], format: 'zpl', layout: 'a4' })).toEqual([
+      { field: 'layout', message: 'A4 sheets are for PDF; ZPL prints one label after another.' },
+    ]);
     expect(await problems({ consignments: [1], format: 'png' })).toEqual([{ field: 'format', message: expect.any(String) }]);
     expect(await problems({ consignments: [1], copies: 2 })).toEqual([{ field: 'copies', message: expect.any(String) }]);
   });

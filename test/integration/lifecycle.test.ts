@@ -8,7 +8,8 @@ let svc: TestService;
 let key: string;
 let consignments: ConsignmentApi;
 
-const cancel = (value: string | number, lang?: string) => svc.request({ method: 'POST', url: `/api/v1/consignments/${encodeURIComponent(String(value))}/cancel`, apiKey: key, lang });
+const cancel = (value: string | number, lang?: string) =>
+  svc.request({ method: 'POST', url: `/api/v1/consignments/${encodeURIComponent(String(value))}/cancel`, apiKey: key, lang });
 
 beforeAll(async () => {
   svc = await startTestService();
@@ -24,7 +25,15 @@ describe('process draft (docs/api.md)', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.message).toBe('Draft consignment processed: the label was created and the consignment sent to the carrier.');
-    expect(Object.keys(body.data).sort()).toEqual(['barcode', 'base64label', 'consignment', 'contentType', 'providerTrackingCode', 'svcBarcode', 'trackingUrl']);
+    expect(Object.keys(body.data).sort()).toEqual([
+      'barcode',
+      'base64label',
+      'consignment',
+      'contentType',
+      'providerTrackingCode',
+      'svcBarcode',
+      'trackingUrl',
+    ]);
     expect(body.data.consignment).toBe(id);
     expect(isServiceBarcode(body.data.barcode)).toBe(true);
     expect(body.data.svcBarcode).toBe(body.data.barcode);
@@ -50,7 +59,13 @@ describe('process draft (docs/api.md)', () => {
 
   it('applies a body and processes in one request', async () => {
     const { id } = await consignments.draft({ consignor: party('İzmir', { name: 'A' }), consignee: { name: 'B' } });
-    const res = await consignments.process(id, { preference: 0, provider_id: 1, consignee: party('Bursa', { name: 'Bora' }), packages: [{ weight: 1 }], reference_no: 'LC-BODY' });
+    const res = await consignments.process(id, {
+      preference: 0,
+      provider_id: 1,
+      consignee: party('Bursa', { name: 'Bora' }),
+      packages: [{ weight: 1 }],
+      reference_no: 'LC-BODY',
+    });
     expect(res.statusCode).toBe(200);
     expect(await consignments.details(id)).toMatchObject({ reference_no: 'LC-BODY', provider: { id: 1 }, consignee: { city: 'Bursa' } });
   });
@@ -71,11 +86,27 @@ describe('process draft (docs/api.md)', () => {
   });
 
   it('requires customs data on every item across borders and state_code in the US', async () => {
-    const { id } = await consignments.draft(draftBody({ consignee: { ...party('Austin', { name: 'John', country: 'US' }) }, packages: [{ weight: 1, items: [{ description: 'Tea', quantity: 1 }] }] }));
+    const { id } = await consignments.draft(
+      draftBody({
+        consignee: { ...party('Austin', { name: 'John', country: 'US' }) },
+        packages: [{ weight: 1, items: [{ description: 'Tea', quantity: 1 }] }],
+      }),
+    );
     const res = await consignments.process(id);
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors.map((e: { field: string }) => e.field).sort()).toEqual(
-      ['consignee.state_code', 'packages.0.items.0.currency_code', 'packages.0.items.0.gtip', 'packages.0.items.0.origin', 'packages.0.items.0.unit_price'].sort(),
+    expect(
+      res
+        .json()
+        .errors.map((e: { field: string }) => e.field)
+        .sort(),
+    ).toEqual(
+      [
+        'consignee.state_code',
+        'packages.0.items.0.currency_code',
+        'packages.0.items.0.gtip',
+        'packages.0.items.0.origin',
+        'packages.0.items.0.unit_price',
+      ].sort(),
     );
   });
 
@@ -124,7 +155,13 @@ describe('process draft (docs/api.md)', () => {
     const done = await consignments.processed(draftBody());
     const { uuid } = await consignments.details(done.id);
     const attrs = (await svc.runtime.client.workflow.getHandle(consignmentWorkflowId(uuid)).describe()).typedSearchAttributes.getAll();
-    expect(attrs.map((p) => [p.key.name, p.value])).toEqual(expect.arrayContaining([['ConsignmentStatus', 'LABEL_CREATED'], ['Barcode', done.barcode], ['ProviderId', 2]]));
+    expect(attrs.map((p) => [p.key.name, p.value])).toEqual(
+      expect.arrayContaining([
+        ['ConsignmentStatus', 'LABEL_CREATED'],
+        ['Barcode', done.barcode],
+        ['ProviderId', 2],
+      ]),
+    );
   });
 });
 

@@ -17,7 +17,9 @@ afterAll(async () => svc?.stop());
 
 describe('continue-as-new', () => {
   it('keeps each run under the history limit and carries state and seen events across runs', async () => {
-    const { id, uuid } = await consignments.processed(draftBody({ consignor: party('İzmir', { name: 'Ali Veli' }), consignee: party('Van', { name: 'Ali Veli' }), packages: [{ weight: 1 }] }));
+    const { id, uuid } = await consignments.processed(
+      draftBody({ consignor: party('İzmir', { name: 'Ali Veli' }), consignee: party('Van', { name: 'Ali Veli' }), packages: [{ weight: 1 }] }),
+    );
     const event = (event: string, eventId: string) => consignments.sandboxEvent(id, { event, event_id: eventId, location: `Hub ${eventId}` });
     await event('PICKED_UP', 'p');
     for (let i = 0; i < 40; i++) expect((await event('IN_TRANSIT', `t${i}`)).statusCode).toBe(202);
@@ -27,7 +29,8 @@ describe('continue-as-new', () => {
     for (let attempt = 0; attempt < 100; attempt++) {
       const details = await consignments.details(id);
       runs = [];
-      for await (const wf of svc.runtime.client.workflow.list({ query: `WorkflowId = "${workflowId}"` })) runs.push({ runId: wf.runId, status: wf.status.name, historyLength: wf.historyLength });
+      for await (const wf of svc.runtime.client.workflow.list({ query: `WorkflowId = "${workflowId}"` }))
+        runs.push({ runId: wf.runId, status: wf.status.name, historyLength: wf.historyLength });
       if (details.details.length === 2 + 1 + 40 && runs.length >= 2) break;
       await sleep(200);
     }

@@ -23,7 +23,9 @@ describe.each([
       if (warm.headers['ratelimit-limit']) break;
       await sleep(100);
     }
-    const urls = Array.from({ length: 310 }, (_, i) => (i % 2 ? `/api/v1/consignments/${1_000_000 + i}/details` : `/api/v1/consignments/find/reference_no/NONE-${i}`));
+    const urls = Array.from({ length: 310 }, (_, i) =>
+      i % 2 ? `/api/v1/consignments/${1_000_000 + i}/details` : `/api/v1/consignments/find/reference_no/NONE-${i}`,
+    );
     const results = await Promise.all(urls.map((url) => svc.request({ method: 'GET', url, apiKey, lang: 'tr' })));
     const limited = results.filter((r) => r.statusCode === 429);
     expect(results.filter((r) => r.statusCode === 404)).toHaveLength(300);

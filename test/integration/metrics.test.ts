@@ -55,7 +55,10 @@ describe('GET /metrics', () => {
   it('counts event-loop stalls between scrapes and exports the GC pauses', async () => {
     const stalls = async () => {
       const text = (await svc.request({ method: 'GET', url: '/metrics' })).payload;
-      return (valueOf(text, 'consignflow_event_loop_delay_seconds_bucket{le="+Inf"}') ?? 0) - (valueOf(text, 'consignflow_event_loop_delay_seconds_bucket{le="0.25"}') ?? 0);
+      return (
+        (valueOf(text, 'consignflow_event_loop_delay_seconds_bucket{le="+Inf"}') ?? 0) -
+        (valueOf(text, 'consignflow_event_loop_delay_seconds_bucket{le="0.25"}') ?? 0)
+      );
     };
     const before = await stalls();
     // The service runs in this process: 400 ms of synchronous work here is a stall of its event loop.
@@ -68,11 +71,14 @@ describe('GET /metrics', () => {
     }
     expect(after).toBe(before + 1);
     const text = (await svc.request({ method: 'GET', url: '/metrics' })).payload;
-    const pauses = ['minor', 'major', 'incremental', 'weakcb'].reduce((n, kind) => n + (valueOf(text, `consignflow_nodejs_gc_duration_seconds_count{kind="${kind}"}`) ?? 0), 0);
+    const pauses = ['minor', 'major', 'incremental', 'weakcb'].reduce(
+      (n, kind) => n + (valueOf(text, `consignflow_nodejs_gc_duration_seconds_count{kind="${kind}"}`) ?? 0),
+      0,
+    );
     expect(pauses).toBeGreaterThan(0);
   });
 
-  it("answers every request with its Server-Timing: time in the database, in the engine and in all", async () => {
+  it('answers every request with its Server-Timing: time in the database, in the engine and in all', async () => {
     const { apiKey } = await svc.customer('Server timing');
     const api = consignmentApi(svc, apiKey);
     const draft = await api.draft(draftBody({ preference: 1 }));
@@ -81,7 +87,11 @@ describe('GET /metrics', () => {
     expect(lookup.headers['server-timing']).toMatch(/^db;dur=\d+\.\d, total;dur=\d+\.\d$/);
     const processed = await svc.request({ method: 'POST', url: `/api/v1/consignments/draft/${draft.id}/start-process`, apiKey });
     expect(processed.statusCode).toBe(200);
-    const stages = Object.fromEntries(String(processed.headers['server-timing']).split(', ').map((e) => [e.split(';')[0], Number(e.split('dur=')[1])]));
+    const stages = Object.fromEntries(
+      String(processed.headers['server-timing'])
+        .split(', ')
+        .map((e) => [e.split(';')[0], Number(e.split('dur=')[1])]),
+    );
     expect(Object.keys(stages).sort()).toEqual(['db', 'engine', 'total']);
     // The processing waited for its workflow (booking, label): most of the request's time.
     expect(stages.engine).toBeGreaterThan(stages.db);

@@ -17,7 +17,12 @@ import { startTestService, type TestService } from '../support/test-service';
  * gives for its status (an answer with an undocumented status fails too).
  */
 type Operation = { operationId: string; responses: Record<string, { content?: Record<string, { schema?: unknown }> }> };
-type Document = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> }; webhooks: Record<string, unknown> };
+type Document = {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown> };
+  webhooks: Record<string, unknown>;
+};
 
 let svc: TestService;
 let key: string;
@@ -41,12 +46,15 @@ beforeAll(async () => {
 afterAll(async () => svc?.stop());
 
 /** Calls an operation and checks the answer against the document: its status is documented, its JSON body matches. */
-async function call(operationId: string, options: Omit<InjectOptions, 'method'> & { apiKey?: string; lang?: string; params?: Record<string, string | number> }) {
+async function call(
+  operationId: string,
+  options: Omit<InjectOptions, 'method'> & { apiKey?: string; lang?: string; params?: Record<string, string | number> },
+) {
   const entry = operations.get(operationId);
   if (!entry) throw new Error(`no operation ${operationId} in the document`);
   const url = options.url ?? entry.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(options.params?.[name])));
   const { params: _params, ...inject } = options;
-  const res = await svc.request({ ...inject, method: entry.method as "GET", url });
+  const res = await svc.request({ ...inject, method: entry.method as 'GET', url });
   const documented = entry.op.responses[String(res.statusCode)];
   expect({ operationId, status: res.statusCode, documented: documented !== undefined, body: documented ? undefined : res.body }).toEqual({
     operationId,
@@ -56,7 +64,12 @@ async function call(operationId: string, options: Omit<InjectOptions, 'method'> 
   });
   const type = String(res.headers['content-type'] ?? '').split(';')[0];
   const content = documented.content?.[type];
-  expect({ operationId, status: res.statusCode, type, documentedType: content !== undefined }).toEqual({ operationId, status: res.statusCode, type, documentedType: true });
+  expect({ operationId, status: res.statusCode, type, documentedType: content !== undefined }).toEqual({
+    operationId,
+    status: res.statusCode,
+    type,
+    documentedType: true,
+  });
   if (type === 'application/json' && content?.schema) {
     const { $ref } = content.schema as { $ref?: string };
     const validate = ajv.compile($ref ? { $ref: `openapi.json${$ref}` } : (content.schema as object));
@@ -74,7 +87,9 @@ describe('the document', () => {
   it('is valid OpenAPI 3.1 (checked by an OpenAPI schema validator)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
     writeFileSync(join(dir, 'openapi.json'), JSON.stringify(doc));
-    const out = execFileSync(process.execPath, [require.resolve('@seriousme/openapi-schema-validator/bin/validate-api-cli.js'), join(dir, 'openapi.json')], { encoding: 'utf8' });
+    const out = execFileSync(process.execPath, [require.resolve('@seriousme/openapi-schema-validator/bin/validate-api-cli.js'), join(dir, 'openapi.json')], {
+      encoding: 'utf8',
+    });
     expect(JSON.parse(out)).toEqual({ valid: true });
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.webhooks)).toEqual(['consignment.status.updated', 'consignment.deleted']);
@@ -88,7 +103,11 @@ describe('the document', () => {
     const documented = [...operations.values()].map((o) => `${o.method} ${o.path}`).sort();
     expect(documented).toEqual(served);
     // The hidden ones are the reference page's.
-    expect(routeTable(svc.app).filter((r) => r.hidden).every((r) => r.url.startsWith('/docs'))).toBe(true);
+    expect(
+      routeTable(svc.app)
+        .filter((r) => r.hidden)
+        .every((r) => r.url.startsWith('/docs')),
+    ).toBe(true);
   });
 
   it('describes every operation: summary, tags, security, Accept-Language', () => {
@@ -126,7 +145,9 @@ describe('every operation answers as documented', () => {
       packages: [{ package_type: 1, weight: 1.2, length: 30, width: 20, height: 10 }],
     };
     await call('createDraft', { ...json(body), headers: { ...json(body).headers, 'idempotency-key': 'oas-1' }, apiKey: key });
-    const created = dataOf<{ id: number }>(await call('createDraft', { ...json(body), headers: { ...json(body).headers, 'idempotency-key': 'oas-1' }, apiKey: key }));
+    const created = dataOf<{ id: number }>(
+      await call('createDraft', { ...json(body), headers: { ...json(body).headers, 'idempotency-key': 'oas-1' }, apiKey: key }),
+    );
     await call('createDraft', { ...json(body), apiKey: key }); // reference used: 409
     await call('createDraft', { ...json({ ...body, reference_no: 'OAS-2' }), headers: { ...json(body).headers, 'idempotency-key': 'oas-1' }, apiKey: key }); // 422
     await call('createDraft', { ...json({ consignor: 5 }), apiKey: key });
@@ -138,8 +159,18 @@ describe('every operation answers as documented', () => {
     await call('processDraft', { params: { id: created.id }, apiKey: key });
     await call('processDraft', { params: { id: created.id }, apiKey: key }); // no longer a draft: 409
     // An Idempotency-Key used again with another body: 422, on processing and cancelling as on creation.
-    await call('processDraft', { params: { id: created.id }, ...json({ label_format: 'zpl' }), headers: { ...json({}).headers, 'idempotency-key': 'oas-p' }, apiKey: key });
-    await call('processDraft', { params: { id: created.id }, ...json({ label_format: 'pdf' }), headers: { ...json({}).headers, 'idempotency-key': 'oas-p' }, apiKey: key });
+    await call('processDraft', {
+      params: { id: created.id },
+      ...json({ label_format: 'zpl' }),
+      headers: { ...json({}).headers, 'idempotency-key': 'oas-p' },
+      apiKey: key,
+    });
+    await call('processDraft', {
+      params: { id: created.id },
+      ...json({ label_format: 'pdf' }),
+      headers: { ...json({}).headers, 'idempotency-key': 'oas-p' },
+      apiKey: key,
+    });
     await call('updateDraft', { params: { id: created.id }, ...json({}), apiKey: key }); // 409
     await call('deleteDraft', { params: { id: created.id }, apiKey: key }); // not a draft: 409
     const doomed = dataOf<{ id: number }>(await call('createDraft', { ...json({ ...body, reference_no: 'OAS-DEL' }), apiKey: key }));
@@ -151,7 +182,9 @@ describe('every operation answers as documented', () => {
     await call('findConsignmentByReference', { params: { reference_no: 'NOPE' }, apiKey: key });
     await call('listConsignments', { url: '/api/v1/consignments?status=2&status=3&limit=5', apiKey: key });
     await call('listConsignments', { url: '/api/v1/consignments?limit=500', apiKey: key });
-    const detail = dataOf<{ labels: { file_url: string }[]; barcode: string }>(await call('getConsignmentDetails', { params: { id: created.id }, apiKey: key }));
+    const detail = dataOf<{ labels: { file_url: string }[]; barcode: string }>(
+      await call('getConsignmentDetails', { params: { id: created.id }, apiKey: key }),
+    );
     const labelUrl = new URL(detail.labels[0].file_url);
     await call('downloadLabel', { url: `${labelUrl.pathname}${labelUrl.search}` });
     await call('downloadLabel', { url: `${labelUrl.pathname}?hash=${'x'.repeat(32)}` });
@@ -159,7 +192,11 @@ describe('every operation answers as documented', () => {
     await call('trackConsignment', { params: { id: 1, code: 'NOPE' } });
     await call('emitSandboxEvent', { params: { id: created.id }, ...json({ event: 'PICKED_UP', location: 'İstanbul Hub' }), apiKey: key });
     await call('emitSandboxEvent', { params: { id: created.id }, ...json({ event: 'TELEPORTED' }), apiKey: key });
-    await call('pushCarrierEvents', { params: { id: 1 }, ...json({ events: [{ tracking_code: 'NOPE', event_id: 'e1', event: 'PICKED_UP' }] }), headers: { 'content-type': 'application/json', authorization: 'Bearer push-token-0123456789' } });
+    await call('pushCarrierEvents', {
+      params: { id: 1 },
+      ...json({ events: [{ tracking_code: 'NOPE', event_id: 'e1', event: 'PICKED_UP' }] }),
+      headers: { 'content-type': 'application/json', authorization: 'Bearer push-token-0123456789' },
+    });
     await call('pushCarrierEvents', { params: { id: 1 }, ...json({ events: [] }) });
     await call('receiveAccountStatusWebhook', { params: { provider_id: 5 }, ...json({}) });
 
@@ -168,7 +205,14 @@ describe('every operation answers as documented', () => {
     await call('mergeLabels', { ...json({ consignments: [created.id], format: 'zpl' }), apiKey: key });
     await call('mergeLabels', { ...json({ consignments: [987654] }), apiKey: key }); // none has a label: 409
     await call('mergeLabels', { ...json({ consignments: [] }), apiKey: key });
-    const abroad = { ...body, reference_no: 'OAS-INTL', consignee: { ...body.consignee, country: 'DE', city: 'Berlin', postal_code: '10115' }, packages: [{ ...body.packages[0], items: [{ description: 'Kilim', gtip: '630493000000', origin: 'TR', currency_code: 'EUR', unit_price: 20, quantity: 1 }] }] };
+    const abroad = {
+      ...body,
+      reference_no: 'OAS-INTL',
+      consignee: { ...body.consignee, country: 'DE', city: 'Berlin', postal_code: '10115' },
+      packages: [
+        { ...body.packages[0], items: [{ description: 'Kilim', gtip: '630493000000', origin: 'TR', currency_code: 'EUR', unit_price: 20, quantity: 1 }] },
+      ],
+    };
     const international = dataOf<{ id: number }>(await call('createDraft', { ...json(abroad), apiKey: key }));
     await call('customsDocument', { params: { id: international.id, file: 'cn22.pdf' }, apiKey: key });
     await call('customsDocument', { params: { id: international.id, file: 'cn23.pdf' }, apiKey: key }); // 409
@@ -180,10 +224,24 @@ describe('every operation answers as documented', () => {
     await call('cancelConsignment', { params: { value: 'OAS-3' }, apiKey: key });
     await call('cancelConsignment', { params: { value: 'NOPE' }, apiKey: key });
     await call('cancelConsignment', { params: { value: 'OAS-3' }, headers: { 'idempotency-key': 'oas-c' }, apiKey: key });
-    await call('cancelConsignment', { params: { value: 'OAS-3' }, ...json({ reason: 'x' }), headers: { ...json({}).headers, 'idempotency-key': 'oas-c' }, apiKey: key });
+    await call('cancelConsignment', {
+      params: { value: 'OAS-3' },
+      ...json({ reason: 'x' }),
+      headers: { ...json({}).headers, 'idempotency-key': 'oas-c' },
+      apiKey: key,
+    });
 
     // Webhooks
-    const hook = { description: 'status changes', endpoint: 'http://127.0.0.1:9/hook', subscribedEvent: 'consignment.status.updated', securityType: 'header', dataType: 'JSON', data: '', securityData: [], status: 0 };
+    const hook = {
+      description: 'status changes',
+      endpoint: 'http://127.0.0.1:9/hook',
+      subscribedEvent: 'consignment.status.updated',
+      securityType: 'header',
+      dataType: 'JSON',
+      data: '',
+      securityData: [],
+      status: 0,
+    };
     const webhook = dataOf<{ webhook_id: string }>(await call('createWebhook', { ...json(hook), apiKey: key }));
     await call('createWebhook', { ...json({ ...hook, endpoint: 'ftp://x' }), apiKey: key });
     await call('listWebhooks', { url: '/api/v1/webhooks?page=1&limit=5', apiKey: key });
@@ -196,17 +254,32 @@ describe('every operation answers as documented', () => {
     await call('deleteWebhook', { params: { webhook_id: webhook.webhook_id }, apiKey: key });
 
     // Carrier accounts
-    const account = { carrier: 'consignment_api', description: 'remote', credentials: { base_url: 'http://127.0.0.1:9', api_key: 'remote-key-123456' }, settings: {} };
+    const account = {
+      carrier: 'consignment_api',
+      description: 'remote',
+      credentials: { base_url: 'http://127.0.0.1:9', api_key: 'remote-key-123456' },
+      settings: {},
+    };
     const created_account = dataOf<{ provider_id: number }>(await call('createCarrierAccount', { ...json(account), apiKey: key }));
     await call('createCarrierAccount', { ...json({ carrier: 'unknown' }), apiKey: key });
     await call('listCarrierAccounts', { apiKey: key });
     await call('getCarrierAccount', { params: { provider_id: created_account.provider_id }, apiKey: key });
     await call('getCarrierAccount', { params: { provider_id: 99999999999 }, apiKey: key });
-    await call('replaceCarrierAccount', { params: { provider_id: created_account.provider_id }, ...json({ ...account, credentials: undefined, description: 'renamed' }), apiKey: key });
+    await call('replaceCarrierAccount', {
+      params: { provider_id: created_account.provider_id },
+      ...json({ ...account, credentials: undefined, description: 'renamed' }),
+      apiKey: key,
+    });
     await call('deleteCarrierAccount', { params: { provider_id: created_account.provider_id }, apiKey: key });
 
     // Order sources and their webhook deliveries (signed, no API key)
-    const sourceBody = { platform: 'shopify', name: 'Shop', secret: 'shpss_0123456789abcdef', consignor: { name: 'Anadolu Butik', country: 'TR', city: 'İstanbul', address: 'Moda Cd. 1', phone_number: '+902161234567' }, preference: 1 };
+    const sourceBody = {
+      platform: 'shopify',
+      name: 'Shop',
+      secret: 'shpss_0123456789abcdef',
+      consignor: { name: 'Anadolu Butik', country: 'TR', city: 'İstanbul', address: 'Moda Cd. 1', phone_number: '+902161234567' },
+      preference: 1,
+    };
     const source = dataOf<{ id: string }>(await call('createOrderSource', { ...json(sourceBody), apiKey: key }));
     await call('createOrderSource', { ...json({ platform: 'etsy' }), apiKey: key });
     await call('listOrderSources', { apiKey: key });
@@ -234,14 +307,28 @@ describe('every operation answers as documented', () => {
     const uploaded = dataOf<{ id: number }>(await call('uploadDocument', { payload: upload.payload, headers: upload.headers, apiKey: key }));
     const notAFile = multipart([{ name: 'file', filename: 'notes.txt', content: 'just text' }]);
     await call('uploadDocument', { payload: notAFile.payload, headers: notAFile.headers, apiKey: key }); // 415
-    const withDocument = dataOf<{ id: number }>(await call('createDraft', { ...json({ ...body, reference_no: 'OAS-DOC', documents: [{ id: uploaded.id }] }), apiKey: key }));
-    const documentUrl = new URL(dataOf<{ documents: { file_url: string }[] }>(await call('getConsignmentDetails', { params: { id: withDocument.id }, apiKey: key })).documents[0].file_url);
+    const withDocument = dataOf<{ id: number }>(
+      await call('createDraft', { ...json({ ...body, reference_no: 'OAS-DOC', documents: [{ id: uploaded.id }] }), apiKey: key }),
+    );
+    const documentUrl = new URL(
+      dataOf<{ documents: { file_url: string }[] }>(await call('getConsignmentDetails', { params: { id: withDocument.id }, apiKey: key })).documents[0]
+        .file_url,
+    );
     await call('downloadDocument', { url: `${documentUrl.pathname}${documentUrl.search}` });
     await call('downloadDocument', { url: `${documentUrl.pathname}?hash=${'x'.repeat(32)}` });
 
     // Imports
     const template = await call('getImportTemplate', { apiKey: key });
-    const imported = dataOf<{ id: string }>(await call('startImport', { ...json({ preset: 'generic', consignor: { name: 'Anadolu Butik', country: 'TR', city: 'İstanbul', address: 'Moda Cd. 1', postal_code: '34710', phone_number: '+902161234567' }, csv: template.body.replace(/^\uFEFF/, '') }), apiKey: key }));
+    const imported = dataOf<{ id: string }>(
+      await call('startImport', {
+        ...json({
+          preset: 'generic',
+          consignor: { name: 'Anadolu Butik', country: 'TR', city: 'İstanbul', address: 'Moda Cd. 1', postal_code: '34710', phone_number: '+902161234567' },
+          csv: template.body.replace(/^\uFEFF/, ''),
+        }),
+        apiKey: key,
+      }),
+    );
     await call('startImport', { ...json({ preset: 'nope', csv: 'a,b\n1,2\n' }), apiKey: key });
     await call('listImports', { apiKey: key });
     await call('getImport', { params: { id: imported.id }, apiKey: key });
@@ -260,6 +347,8 @@ describe('every operation answers as documented', () => {
     expect([...operations.keys()].filter((id) => !exercised.has(id))).toEqual([]);
     const documented = [...operations.values()].flatMap(({ op }) => Object.keys(op.responses).map((status) => `${op.operationId} ${status}`));
     const reached = [...exercised].flatMap(([id, statuses]) => [...statuses].map((status) => `${id} ${status}`));
-    console.log(`the walk reached ${reached.length} of ${documented.length} documented answers (the rest need faults, limits or other callers: 413, 415, 429, 503, …)`);
+    console.log(
+      `the walk reached ${reached.length} of ${documented.length} documented answers (the rest need faults, limits or other callers: 413, 415, 429, 503, …)`,
+    );
   });
 });

@@ -43,7 +43,11 @@ async function createSource(body: Record<string, unknown>, apiKey = key): Promis
 }
 
 /** POSTs a body to a source's delivery URL as Shopify does: signed, with its topic and event id. */
-function shopify(sourceId: string, body: string, options: { topic?: string; eventId?: string; secret?: string; signature?: string | null; lang?: string } = {}) {
+function shopify(
+  sourceId: string,
+  body: string,
+  options: { topic?: string; eventId?: string; secret?: string; signature?: string | null; lang?: string } = {},
+) {
   const signature = options.signature === undefined ? sign(body, options.secret ?? SECRET) : options.signature;
   return svc.request({
     method: 'POST',
@@ -88,7 +92,9 @@ async function events(sourceId: string, lang?: string): Promise<Json[]> {
 }
 
 const eventSettled = (sourceId: string, eventId: number, states: string[] = ['drafted', 'processed', 'cancelled', 'duplicate', 'failed']) =>
-  waitFor(`order event ${eventId} settled`, async () => (await events(sourceId)).find((e) => e.id === eventId && states.includes(e.state)), { timeoutMs: 30_000 });
+  waitFor(`order event ${eventId} settled`, async () => (await events(sourceId)).find((e) => e.id === eventId && states.includes(e.state)), {
+    timeoutMs: 30_000,
+  });
 
 /** A Shopify order of its own (id, name, line item prices), so tests do not share drafts. */
 function shopifyOrder(n: number, changes: (order: Json) => void = () => undefined): string {
@@ -103,8 +109,22 @@ function shopifyOrder(n: number, changes: (order: Json) => void = () => undefine
 
 describe('order sources', () => {
   it('are created, listed, read, replaced and deleted; the secret is never shown; another customer gets 404', async () => {
-    const source = await createSource({ platform: 'shopify', name: 'Anadolu Butik', secret: SECRET, consignor, preference: 1, package: { weight: 1, length: 30, width: 20, height: 10 } });
-    expect(source).toMatchObject({ platform: 'shopify', name: 'Anadolu Butik', status: 1, process: false, secret_hint: `****${SECRET.slice(-4)}`, delivery_url: `http://consignflow.test/api/v1/order-sources/${source.id}/orders` });
+    const source = await createSource({
+      platform: 'shopify',
+      name: 'Anadolu Butik',
+      secret: SECRET,
+      consignor,
+      preference: 1,
+      package: { weight: 1, length: 30, width: 20, height: 10 },
+    });
+    expect(source).toMatchObject({
+      platform: 'shopify',
+      name: 'Anadolu Butik',
+      status: 1,
+      process: false,
+      secret_hint: `****${SECRET.slice(-4)}`,
+      delivery_url: `http://consignflow.test/api/v1/order-sources/${source.id}/orders`,
+    });
     const get = await svc.request({ method: 'GET', url: `/api/v1/order-sources/${source.id}`, apiKey: key });
     expect(get.statusCode).toBe(200);
     expect(get.body).not.toContain(SECRET);
@@ -112,19 +132,38 @@ describe('order sources', () => {
     expect(list.json().data.results.map((s: Json) => s.id)).toContain(source.id);
     expect(list.body).not.toContain(SECRET);
 
-    for (const [method, url] of [['GET', `/api/v1/order-sources/${source.id}`], ['GET', `/api/v1/order-sources/${source.id}/events`], ['DELETE', `/api/v1/order-sources/${source.id}`]] as const) {
+    for (const [method, url] of [
+      ['GET', `/api/v1/order-sources/${source.id}`],
+      ['GET', `/api/v1/order-sources/${source.id}/events`],
+      ['DELETE', `/api/v1/order-sources/${source.id}`],
+    ] as const) {
       const res = await svc.request({ method, url, apiKey: otherKey, lang: 'tr' });
       expect([res.statusCode, res.json().errors[0].message]).toEqual([404, 'Sipariş kaynağı bulunamadı.']);
     }
-    const put = await svc.request({ method: 'PUT', url: `/api/v1/order-sources/${source.id}`, apiKey: otherKey, payload: { platform: 'shopify', name: 'x', consignor } });
+    const put = await svc.request({
+      method: 'PUT',
+      url: `/api/v1/order-sources/${source.id}`,
+      apiKey: otherKey,
+      payload: { platform: 'shopify', name: 'x', consignor },
+    });
     expect(put.statusCode).toBe(404);
 
-    const replaced = await svc.request({ method: 'PUT', url: `/api/v1/order-sources/${source.id}`, apiKey: key, payload: { platform: 'shopify', name: 'Renamed', consignor, preference: 2 } });
+    const replaced = await svc.request({
+      method: 'PUT',
+      url: `/api/v1/order-sources/${source.id}`,
+      apiKey: key,
+      payload: { platform: 'shopify', name: 'Renamed', consignor, preference: 2 },
+    });
     expect(replaced.statusCode).toBe(200);
     expect(replaced.json().data).toMatchObject({ name: 'Renamed', preference: 2, secret_hint: source.secret_hint });
     // The old secret still signs: a PUT without a secret keeps it.
     expect((await shopify(source.id, shopifyOrder(900), { topic: 'products/update' })).statusCode).toBe(200);
-    const platformChange = await svc.request({ method: 'PUT', url: `/api/v1/order-sources/${source.id}`, apiKey: key, payload: { platform: 'woocommerce', name: 'x', consignor } });
+    const platformChange = await svc.request({
+      method: 'PUT',
+      url: `/api/v1/order-sources/${source.id}`,
+      apiKey: key,
+      payload: { platform: 'woocommerce', name: 'x', consignor },
+    });
     expect([platformChange.statusCode, platformChange.json().errors[0].field]).toEqual([400, 'platform']);
 
     const deleted = await svc.request({ method: 'DELETE', url: `/api/v1/order-sources/${source.id}`, apiKey: key });
@@ -135,14 +174,39 @@ describe('order sources', () => {
   });
 
   it('refuse what imports refuse: no sender, unknown fields, a carrier that is not yours, processing without a weight', async () => {
-    const res = await svc.request({ method: 'POST', url: '/api/v1/order-sources', apiKey: key, payload: { platform: 'etsy', name: '', secret: 'short', color: 'red' } });
+    const res = await svc.request({
+      method: 'POST',
+      url: '/api/v1/order-sources',
+      apiKey: key,
+      payload: { platform: 'etsy', name: '', secret: 'short', color: 'red' },
+    });
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors.map((e: Json) => e.field).sort()).toEqual(['color', 'name', 'platform', 'secret'].sort());
-    const noSender = await svc.request({ method: 'POST', url: '/api/v1/order-sources', apiKey: key, payload: { platform: 'shopify', name: 'x', secret: SECRET } });
+    expect(
+      res
+        .json()
+        .errors.map((e: Json) => e.field)
+        .sort(),
+    ).toEqual(['color', 'name', 'platform', 'secret'].sort());
+    const noSender = await svc.request({
+      method: 'POST',
+      url: '/api/v1/order-sources',
+      apiKey: key,
+      payload: { platform: 'shopify', name: 'x', secret: SECRET },
+    });
     expect(noSender.json().errors.map((e: Json) => e.field)).toContain('consignor.name');
-    const provider = await svc.request({ method: 'POST', url: '/api/v1/order-sources', apiKey: key, payload: { platform: 'shopify', name: 'x', secret: SECRET, consignor, provider_id: 999999 } });
+    const provider = await svc.request({
+      method: 'POST',
+      url: '/api/v1/order-sources',
+      apiKey: key,
+      payload: { platform: 'shopify', name: 'x', secret: SECRET, consignor, provider_id: 999999 },
+    });
     expect([provider.statusCode, provider.json().errors[0].field]).toEqual([400, 'provider_id']);
-    const woo = await svc.request({ method: 'POST', url: '/api/v1/order-sources', apiKey: key, payload: { platform: 'woocommerce', name: 'x', secret: SECRET, consignor, preference: 1, process: true } });
+    const woo = await svc.request({
+      method: 'POST',
+      url: '/api/v1/order-sources',
+      apiKey: key,
+      payload: { platform: 'woocommerce', name: 'x', secret: SECRET, consignor, preference: 1, process: true },
+    });
     expect(woo.json().errors.map((e: Json) => e.field)).toContain('package.weight');
   });
 });
@@ -150,7 +214,14 @@ describe('order sources', () => {
 describe('Shopify orders', () => {
   let source: Json;
   beforeAll(async () => {
-    source = await createSource({ platform: 'shopify', name: 'Anadolu Butik (Shopify)', secret: SECRET, consignor, preference: 1, package: { weight: 1, length: 30, width: 20, height: 10 } });
+    source = await createSource({
+      platform: 'shopify',
+      name: 'Anadolu Butik (Shopify)',
+      secret: SECRET,
+      consignor,
+      preference: 1,
+      package: { weight: 1, length: 30, width: 20, height: 10 },
+    });
   });
 
   it('orders/create becomes a draft with the mapped fields; a redelivery makes nothing twice', async () => {
@@ -167,7 +238,14 @@ describe('Shopify orders', () => {
       status: STATUS.NEW_DRAFT,
       weight: 1.25,
       consignor: { name: 'Anadolu Butik', city: 'İstanbul' },
-      consignee: { name: 'Ayşe Yılmaz', email: 'ayse.yilmaz@example.com', address: 'Bağdat Cd. No:5, D:3', city: 'İstanbul', postal_code: '34710', countryIso3: 'TUR' },
+      consignee: {
+        name: 'Ayşe Yılmaz',
+        email: 'ayse.yilmaz@example.com',
+        address: 'Bağdat Cd. No:5, D:3',
+        city: 'İstanbul',
+        postal_code: '34710',
+        countryIso3: 'TUR',
+      },
     });
     expect(details.packages[0].items.map((i: Json) => [i.description, i.quantity, i.unit_price, i.currency])).toEqual([
       ['Pamuklu tişört - Beyaz / M [TS-001-M]', 2, 149.9, 'TRY'],
@@ -215,7 +293,10 @@ describe('Shopify orders', () => {
   });
 
   it('an order that cannot become a draft is kept as failed, with its error in the events', async () => {
-    const res = await shopify(source.id, shopifyOrder(3, (o) => (o.shipping_address = null)));
+    const res = await shopify(
+      source.id,
+      shopifyOrder(3, (o) => (o.shipping_address = null)),
+    );
     expect(res.statusCode).toBe(200);
     const event = await eventSettled(source.id, res.json().data.event);
     expect(event).toMatchObject({ state: 'failed', order_no: '#2003', consignment: null });
@@ -243,8 +324,19 @@ describe('Shopify orders', () => {
   });
 
   it('with process: true the order becomes a consignment with a PDF label', async () => {
-    const processing = await createSource({ platform: 'shopify', name: 'Etiketli', secret: SECRET, consignor, preference: 1, process: true, package: { weight: 1, length: 30, width: 20, height: 10 } });
-    const res = await shopify(processing.id, shopifyOrder(6, (o) => (o.shipping_address.phone = '+905321112233')));
+    const processing = await createSource({
+      platform: 'shopify',
+      name: 'Etiketli',
+      secret: SECRET,
+      consignor,
+      preference: 1,
+      process: true,
+      package: { weight: 1, length: 30, width: 20, height: 10 },
+    });
+    const res = await shopify(
+      processing.id,
+      shopifyOrder(6, (o) => (o.shipping_address.phone = '+905321112233')),
+    );
     expect(res.statusCode).toBe(200);
     const event = await eventSettled(processing.id, res.json().data.event, ['processed', 'failed']);
     expect(event).toMatchObject({ state: 'processed', errors: [] });
@@ -267,11 +359,23 @@ describe('Shopify orders', () => {
 describe('WooCommerce orders', () => {
   let source: Json;
   beforeAll(async () => {
-    source = await createSource({ platform: 'woocommerce', name: 'Sabun Atölyesi', secret: WOO_SECRET, consignor, preference: 1, package: { weight: 0.8, length: 20, width: 15, height: 10 } });
+    source = await createSource({
+      platform: 'woocommerce',
+      name: 'Sabun Atölyesi',
+      secret: WOO_SECRET,
+      consignor,
+      preference: 1,
+      package: { weight: 0.8, length: 20, width: 15, height: 10 },
+    });
   });
 
   it("answers WooCommerce's ping when the webhook is saved", async () => {
-    const res = await svc.request({ method: 'POST', url: `/api/v1/order-sources/${source.id}/orders`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'webhook_id=17' });
+    const res = await svc.request({
+      method: 'POST',
+      url: `/api/v1/order-sources/${source.id}/orders`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'webhook_id=17',
+    });
     expect([res.statusCode, res.json().data.outcome]).toEqual([200, 'ping']);
   });
 
@@ -297,7 +401,16 @@ describe('durable queueing', () => {
   it('an event stored but never started (the process died after the commit) is started by the relay', async () => {
     const source = await createSource({ platform: 'shopify', name: 'Relay', secret: SECRET, consignor, preference: 1, package: { weight: 1 } });
     // What the receiving request commits before it starts the workflow: the event row, its own outbox entry.
-    const { event } = await insertOrderEvent(svc.db, { sourceId: source.id, dedupKey: 'shopify:relay-1', topic: 'orders/create', action: 'create', orderId: '7007', orderNo: '#2007', payload: shopifyOrder(7, (o) => (o.admin_graphql_api_id = 'gid://shopify/Order/7007')), triggeredAt: null });
+    const { event } = await insertOrderEvent(svc.db, {
+      sourceId: source.id,
+      dedupKey: 'shopify:relay-1',
+      topic: 'orders/create',
+      action: 'create',
+      orderId: '7007',
+      orderNo: '#2007',
+      payload: shopifyOrder(7, (o) => (o.admin_graphql_api_id = 'gid://shopify/Order/7007')),
+      triggeredAt: null,
+    });
     // The premise: no workflow of it exists (its receiver "died" holding the claim).
     await expect(svc.runtime.client.workflow.getHandle(orderEventWorkflowId(source.id, event.id)).describe()).rejects.toThrow();
     // The receiver's claim runs out.
@@ -311,7 +424,15 @@ describe('durable queueing', () => {
 describe('metrics', () => {
   it('count events by platform and outcome', async () => {
     const text = await svc.runtime.metrics.registry.getSingleMetricAsString('consignflow_order_events_total');
-    for (const [platform, outcome] of [['shopify', 'received'], ['shopify', 'redelivered'], ['shopify', 'rejected'], ['shopify', 'drafted'], ['shopify', 'failed'], ['woocommerce', 'ping'], ['woocommerce', 'cancelled']]) {
+    for (const [platform, outcome] of [
+      ['shopify', 'received'],
+      ['shopify', 'redelivered'],
+      ['shopify', 'rejected'],
+      ['shopify', 'drafted'],
+      ['shopify', 'failed'],
+      ['woocommerce', 'ping'],
+      ['woocommerce', 'cancelled'],
+    ]) {
       expect(text).toMatch(new RegExp(`consignflow_order_events_total\\{platform="${platform}",outcome="${outcome}"\\} [1-9]`));
     }
   });
@@ -321,7 +442,11 @@ describe('metrics', () => {
     // Another database counts its events from 1 too: its finished workflow for the next id of ours stands in the
     // namespace (REJECT_DUPLICATE), under the id a row id alone would give.
     const next = Number((await svc.db.query<{ n: string | number }>(`SELECT nextval(pg_get_serial_sequence('order_events', 'id')) AS n`)).rows[0].n) + 1;
-    const other = await svc.runtime.client.workflow.start('orderEventWorkflow', { workflowId: `order-event:${next}`, taskQueue: 'another-database', args: [{ eventId: next }] });
+    const other = await svc.runtime.client.workflow.start('orderEventWorkflow', {
+      workflowId: `order-event:${next}`,
+      taskQueue: 'another-database',
+      args: [{ eventId: next }],
+    });
     await other.terminate('another database');
     const res = await shopify(source.id, shopifyOrder(8), { eventId: 'shared-namespace-1' });
     expect(res.json().data.event).toBe(next);

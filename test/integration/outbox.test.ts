@@ -91,12 +91,17 @@ describe('the consignment outbox', () => {
     const orphaned = await claimDraftStarts(svc.db, 10, 1);
     expect(orphaned).toHaveLength(10);
     const started = new Map<string, number>();
-    const counting = { startDraft: async (d: Parameters<ConsignmentStarter['startDraft']>[0]) => {
-      const fresh = await starter.startDraft(d);
-      if (fresh) started.set(d.uuid, (started.get(d.uuid) ?? 0) + 1);
-      return fresh;
-    } };
-    const relays = [startConsignmentRelay({ db: svc.db, lifecycles: counting, batchSize: 7, concurrency: 4, idleMs: 100 }), startConsignmentRelay({ db: svc.db, lifecycles: counting, batchSize: 5, concurrency: 4, idleMs: 100 })];
+    const counting = {
+      startDraft: async (d: Parameters<ConsignmentStarter['startDraft']>[0]) => {
+        const fresh = await starter.startDraft(d);
+        if (fresh) started.set(d.uuid, (started.get(d.uuid) ?? 0) + 1);
+        return fresh;
+      },
+    };
+    const relays = [
+      startConsignmentRelay({ db: svc.db, lifecycles: counting, batchSize: 7, concurrency: 4, idleMs: 100 }),
+      startConsignmentRelay({ db: svc.db, lifecycles: counting, batchSize: 5, concurrency: 4, idleMs: 100 }),
+    ];
     try {
       for (let i = 0; i < 100 && (await countDraftStarts(svc.db)) > 0; i++) await new Promise((r) => setTimeout(r, 100));
     } finally {
@@ -173,7 +178,8 @@ describe('the consignment outbox', () => {
     } finally {
       await relay.stop();
     }
-    const priorityOf = async (uuid: string) => (await svc.runtime.client.workflow.getHandle(consignmentWorkflowId(uuid)).describe()).raw.workflowExecutionInfo?.priority?.priorityKey ?? 0;
+    const priorityOf = async (uuid: string) =>
+      (await svc.runtime.client.workflow.getHandle(consignmentWorkflowId(uuid)).describe()).raw.workflowExecutionInfo?.priority?.priorityKey ?? 0;
     expect(await priorityOf(waiting.uuid)).toBe(4);
     expect(await priorityOf(processedAtOnce.uuid)).not.toBe(4);
     expect(await exists(waiting.uuid)).toBe('RUNNING');

@@ -30,7 +30,13 @@ const heavyStatement = 'SELECT count(*)::int AS n FROM generate_series(1, 300000
 describe('PGlite in its own thread', () => {
   it('gives rows as PGlite does: bytea as a Buffer, JSON as objects, timestamps as Dates', async () => {
     const at = new Date('2026-11-26T08:00:00.000Z');
-    await db.query('INSERT INTO t (id, content, data, at, amount) VALUES ($1, $2, $3, $4, $5)', [1, Buffer.from('İstanbul ğüşiöç'), { items: [1, 2] }, at, '12.50']);
+    await db.query('INSERT INTO t (id, content, data, at, amount) VALUES ($1, $2, $3, $4, $5)', [
+      1,
+      Buffer.from('İstanbul ğüşiöç'),
+      { items: [1, 2] },
+      at,
+      '12.50',
+    ]);
     const { rows } = await db.query<{ id: number; content: Buffer; data: unknown; at: Date }>('SELECT id, content, data, at FROM t WHERE id = $1', [1]);
     expect(rows).toHaveLength(1);
     expect(Buffer.isBuffer(rows[0].content)).toBe(true);
@@ -42,26 +48,30 @@ describe('PGlite in its own thread', () => {
   it.each([
     ['in its own thread', true],
     ["in the caller's thread", false],
-  ])('stores and reads back every byte value of a bytea, and an empty one (%s)', async (_where, pgliteThread) => {
-    const other = pgliteThread ? db : await openDatabase({ pgliteThread: false });
-    try {
-      await other.query('CREATE TABLE IF NOT EXISTS b (id int PRIMARY KEY, content bytea)');
-      await other.query('DELETE FROM b');
-      const everyByte = Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 7) % 256));
-      // A view into a larger buffer: only its own bytes are sent.
-      const slice = Buffer.from('xxİyy').subarray(2, 4);
-      for (const [id, content] of [everyByte, Buffer.alloc(0), new Uint8Array([0, 255]), slice].entries()) {
-        await other.query('INSERT INTO b (id, content) VALUES ($1, $2)', [id, content]);
+  ])(
+    'stores and reads back every byte value of a bytea, and an empty one (%s)',
+    async (_where, pgliteThread) => {
+      const other = pgliteThread ? db : await openDatabase({ pgliteThread: false });
+      try {
+        await other.query('CREATE TABLE IF NOT EXISTS b (id int PRIMARY KEY, content bytea)');
+        await other.query('DELETE FROM b');
+        const everyByte = Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 7) % 256));
+        // A view into a larger buffer: only its own bytes are sent.
+        const slice = Buffer.from('xxİyy').subarray(2, 4);
+        for (const [id, content] of [everyByte, Buffer.alloc(0), new Uint8Array([0, 255]), slice].entries()) {
+          await other.query('INSERT INTO b (id, content) VALUES ($1, $2)', [id, content]);
+        }
+        const { rows } = await other.query<{ content: Buffer; n: number }>('SELECT content, length(content) AS n FROM b ORDER BY id');
+        expect(rows.map((r) => r.n)).toEqual([512, 0, 2, 2]);
+        expect(rows.every((r) => Buffer.isBuffer(r.content))).toBe(true);
+        expect(rows.map((r) => r.content.toString('hex'))).toEqual([everyByte.toString('hex'), '', '00ff', slice.toString('hex')]);
+        await expect(other.query('INSERT INTO b (id, content) VALUES ($1, $2::bytea)', [9, { not: 'bytes' }])).rejects.toThrow(/bytea/);
+      } finally {
+        if (!pgliteThread) await other.close();
       }
-      const { rows } = await other.query<{ content: Buffer; n: number }>('SELECT content, length(content) AS n FROM b ORDER BY id');
-      expect(rows.map((r) => r.n)).toEqual([512, 0, 2, 2]);
-      expect(rows.every((r) => Buffer.isBuffer(r.content))).toBe(true);
-      expect(rows.map((r) => r.content.toString('hex'))).toEqual([everyByte.toString('hex'), '', '00ff', slice.toString('hex')]);
-      await expect(other.query('INSERT INTO b (id, content) VALUES ($1, $2::bytea)', [9, { not: 'bytes' }])).rejects.toThrow(/bytea/);
-    } finally {
-      if (!pgliteThread) await other.close();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 
   it("keeps PostgreSQL's error fields: a unique violation is recognised by its code and constraint", async () => {
     const error = await db.query('INSERT INTO t (id) VALUES (1)').catch((e: unknown) => e);

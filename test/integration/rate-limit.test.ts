@@ -58,7 +58,12 @@ describe('Redis rate limiter', () => {
       expect(r.retryAfterMs).toBeGreaterThan(55_000);
       expect(r.retryAfterMs).toBeLessThanOrEqual(60_000);
     }
-    expect(results.filter((r) => r.allowed).map((r) => r.remaining).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect(
+      results
+        .filter((r) => r.allowed)
+        .map((r) => r.remaining)
+        .sort((a, b) => a - b),
+    ).toEqual(Array.from({ length: 20 }, (_, i) => i));
     // another key has its own budget
     expect(await limiter.hit('key-b')).toMatchObject({ allowed: true, remaining: 19 });
   });
@@ -118,7 +123,7 @@ describe('Redis rate limiter', () => {
     await limiter.hit(key);
     const pending = limiter.hit(key);
     for (let i = 0; i < 10; i++) await Promise.resolve(); // the command is sent (no I/O turn: its answer waits)
-    for (const until = Date.now() + 1_500; Date.now() < until; ) {
+    for (const until = Date.now() + 1_500; Date.now() < until;) {
       // busy: no timers, no I/O
     }
     await expect(pending).resolves.toMatchObject({ allowed: true, remaining: 3 });

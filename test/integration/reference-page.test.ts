@@ -26,11 +26,15 @@ beforeAll(async () => {
 afterAll(async () => svc?.stop());
 
 const chromium = (args: string[]) =>
-  run(CHROMIUM!, ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--hide-scrollbars', '--virtual-time-budget=20000', ...args], {
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-    timeout: 90_000,
-  });
+  run(
+    CHROMIUM!,
+    ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--hide-scrollbars', '--virtual-time-budget=20000', ...args],
+    {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 90_000,
+    },
+  );
 
 it('the reference page renders every operation in headless Chromium, from the service alone', async () => {
   if (!CHROMIUM) throw new Error('this test needs Chromium: apt-get install -y chromium (.ci/run installs it), or set CHROMIUM_PATH');

@@ -53,7 +53,8 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
 }
 
 const statusOf = async (id: number) => (await ours('GET', `/api/v1/consignments/${id}/details`)).json.data?.status as number | undefined;
-const waitStatus = (id: number, status: number, timeoutMs = 180_000) => until(`consignment ${id} in status ${status}`, async () => ((await statusOf(id)) === status ? status : undefined), timeoutMs);
+const waitStatus = (id: number, status: number, timeoutMs = 180_000) =>
+  until(`consignment ${id} in status ${status}`, async () => ((await statusOf(id)) === status ? status : undefined), timeoutMs);
 /** The remote's record of one of ours (by our reference), read with a retry when its lookup limit answers 429. */
 async function remoteByReference(reference: string): Promise<Json | undefined> {
   for (;;) {
@@ -91,14 +92,19 @@ async function processedDraft(providerId: number, reference: string): Promise<Js
 }
 
 function ordersFile(prefix: string): string {
-  const lines = ['reference_no,consignee_name,consignee_city,consignee_country,consignee_address,consignee_phone,item_description,item_quantity,package_weight'];
+  const lines = [
+    'reference_no,consignee_name,consignee_city,consignee_country,consignee_address,consignee_phone,item_description,item_quantity,package_weight',
+  ];
   for (let i = 0; i < ORDERS; i++) lines.push(`${prefix}-${i},Müşteri ${i},Ankara,TR,Atatürk Blv. ${i},+905551112233,Kilim yastık,1,1.5`);
   return lines.join('\n') + '\n';
 }
 
 async function startImport(prefix: string, providerId: number): Promise<string> {
   const form = new FormData();
-  form.append('options', JSON.stringify({ preset: 'generic', process: true, preference: 0, provider_id: providerId, consignor: party('İstanbul', { name: 'Anadolu Butik' }) }));
+  form.append(
+    'options',
+    JSON.stringify({ preset: 'generic', process: true, preference: 0, provider_id: providerId, consignor: party('İstanbul', { name: 'Anadolu Butik' }) }),
+  );
   form.append('file', new Blob([ordersFile(prefix)], { type: 'text/csv' }), 'orders.csv');
   const res = await fetch(`${local.base}/api/v1/imports`, { method: 'POST', headers: { apikey: LOCAL_KEY }, body: form });
   const json = (await res.json()) as Json;
@@ -107,10 +113,14 @@ async function startImport(prefix: string, providerId: number): Promise<string> 
 }
 const importOf = async (id: string) => (await ours('GET', `/api/v1/imports/${id}`)).json.data as { state: string; counts: Record<string, number> };
 const importFinished = (id: string) =>
-  until('the import to finish', async () => {
-    const state = await importOf(id);
-    return state.state === 'completed' ? state : undefined;
-  }, 300_000);
+  until(
+    'the import to finish',
+    async () => {
+      const state = await importOf(id);
+      return state.state === 'completed' ? state : undefined;
+    },
+    300_000,
+  );
 
 async function restart(which: 'remote' | 'local', signal: NodeJS.Signals, overrides: Record<string, string> = {}, pauseMs = 0) {
   const [service, proc] = which === 'remote' ? [remote, remoteProc] : [local, localProc];
@@ -125,7 +135,9 @@ async function restart(which: 'remote' | 'local', signal: NodeJS.Signals, overri
 
 /** Every order of an import processed here with a tracking code; the last test checks the remote holds exactly these. */
 async function processedOrders(prefix: string): Promise<Json[]> {
-  const mine = await Promise.all(Array.from({ length: ORDERS }, async (_, i) => (await ours('GET', `/api/v1/consignments/find/reference_no/${prefix}-${i}`)).json.data as Json));
+  const mine = await Promise.all(
+    Array.from({ length: ORDERS }, async (_, i) => (await ours('GET', `/api/v1/consignments/find/reference_no/${prefix}-${i}`)).json.data as Json),
+  );
   for (const [i, consignment] of mine.entries()) {
     expect(consignment.status).toBe(2);
     expect(consignment.labels[0].tracking_code).toMatch(/^CF\d{11}$/);
@@ -137,7 +149,12 @@ async function processedOrders(prefix: string): Promise<Json[]> {
 let account: Json;
 
 beforeAll(async () => {
-  remote = await serviceFixture('remote', REMOTE_KEY, { SANDBOX: '1', WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_INITIAL_MS: '200', LOOKUP_RATE_LIMIT_PER_MIN: String(REMOTE_LOOKUPS_PER_MIN) });
+  remote = await serviceFixture('remote', REMOTE_KEY, {
+    SANDBOX: '1',
+    WEBHOOK_ALLOW_PRIVATE: '1',
+    WEBHOOK_RETRY_INITIAL_MS: '200',
+    LOOKUP_RATE_LIMIT_PER_MIN: String(REMOTE_LOOKUPS_PER_MIN),
+  });
   localTemporalPort = await freePort();
   local = await serviceFixture('local', `${LOCAL_KEY},${OTHER_KEY}`, {
     WEBHOOK_ALLOW_PRIVATE: '1',
@@ -233,7 +250,12 @@ describe('a remote consignment service as a carrier', () => {
 
   it('refuses new bookings on a disabled account', async () => {
     const disabled = await connectAccount('Kapalı hesap', { provider_id: 1 });
-    const put = await ours('PUT', `/api/v1/carrier-accounts/${disabled.provider_id}`, { carrier: 'consignment_api', description: 'Kapalı hesap', settings: { provider_id: 1 }, status: 0 });
+    const put = await ours('PUT', `/api/v1/carrier-accounts/${disabled.provider_id}`, {
+      carrier: 'consignment_api',
+      description: 'Kapalı hesap',
+      settings: { provider_id: 1 },
+      status: 0,
+    });
     expect(put.status).toBe(200);
     const draft = await ours('POST', '/api/v1/consignments/draft', draftBody({ preference: 0, provider_id: disabled.provider_id }));
     expect(draft.status).toBe(400);
@@ -314,7 +336,9 @@ describe('a remote consignment service as a carrier', () => {
     booked.set('WRK-DOWN', (await ours('GET', '/api/v1/consignments/find/reference_no/WRK-DOWN')).json.data.labels[0].tracking_code);
     remoteProc.kill('SIGTERM');
     await exited(remoteProc);
-    const rows = await remote.withDatabase(async (db) => (await db.query<{ reference_no: string; barcode: string }>('SELECT reference_no, barcode FROM consignments ORDER BY reference_no')).rows);
+    const rows = await remote.withDatabase(
+      async (db) => (await db.query<{ reference_no: string; barcode: string }>('SELECT reference_no, barcode FROM consignments ORDER BY reference_no')).rows,
+    );
     expect(Object.fromEntries(rows.map((r) => [r.reference_no, r.barcode]))).toEqual(Object.fromEntries(booked));
     expect(rows).toHaveLength(booked.size);
     expect(booked.size).toBe(6 + 2 * ORDERS);

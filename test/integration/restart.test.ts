@@ -42,7 +42,11 @@ describe('npm start survives kill -9', () => {
     try {
       await service.waitHealthy(first);
       for (let i = 0; i < 3; i++) {
-        const res = await service.api<{ id: number; reference_no: string }>('POST', '/api/v1/consignments/draft', { reference_no: `KILL-${i}`, consignor: { name: 'Gönderen' }, consignee: { name: 'Alıcı' } });
+        const res = await service.api<{ id: number; reference_no: string }>('POST', '/api/v1/consignments/draft', {
+          reference_no: `KILL-${i}`,
+          consignor: { name: 'Gönderen' },
+          consignee: { name: 'Alıcı' },
+        });
         expect(res.status).toBe(201);
         created.push(res.json.data);
       }
@@ -61,7 +65,9 @@ describe('npm start survives kill -9', () => {
           expect(found.json.data.id).toBe(draft.id);
         }
         // The workflow of a draft made before the kill still answers updates.
-        const updated = await service.api<{ invoice_number: string }>('PUT', `/api/v1/consignments/draft/${created[0].id}`, { invoice_number: 'AFTER-RESTART' });
+        const updated = await service.api<{ invoice_number: string }>('PUT', `/api/v1/consignments/draft/${created[0].id}`, {
+          invoice_number: 'AFTER-RESTART',
+        });
         expect(updated.status).toBe(200);
         expect(updated.json.data.invoice_number).toBe('AFTER-RESTART');
         // Address data was loaded at the first start and is searchable after the restart.
@@ -107,7 +113,12 @@ describe('npm start under a process manager', () => {
       // npm's child is the service itself (`exec`), so the signal reached it: no service, no dev server left.
       for (let i = 0; i < 50 && isAlive(devServer); i++) await sleep(100);
       expect(isAlive(devServer)).toBe(false);
-      expect(await fetch(`${service.base}/healthz`).then(() => 'answering', () => 'gone')).toBe('gone');
+      expect(
+        await fetch(`${service.base}/healthz`).then(
+          () => 'answering',
+          () => 'gone',
+        ),
+      ).toBe('gone');
     } finally {
       if (npm.exitCode === null) npm.kill('SIGKILL');
     }

@@ -58,7 +58,8 @@ describe('API ×2 and worker ×2 under load, through a worker kill, a Temporal r
 
   const startProcess = (name: string) => {
     const [role, index] = name.split('-') as ['api' | 'worker', string];
-    const own: Record<string, string> = role === 'api' ? { PORT: String(apiPorts[Number(index)]), BOOTSTRAP_API_KEYS: API_KEY } : { METRICS_PORT: String(workerPorts[Number(index)]) };
+    const own: Record<string, string> =
+      role === 'api' ? { PORT: String(apiPorts[Number(index)]), BOOTSTRAP_API_KEYS: API_KEY } : { METRICS_PORT: String(workerPorts[Number(index)]) };
     processes.set(name, runCompiled(role, { ...env, ...own }));
   };
   const healthy = async (name: string) => {
@@ -164,7 +165,12 @@ describe('API ×2 and worker ×2 under load, through a worker kill, a Temporal r
 
     type Shipped = { key: string; id: number; uuid: string; processed?: string; events: number; cancelled: boolean };
     const drafts: Shipped[] = [];
-    const body = (ref: string) => draftBody({ reference_no: ref, consignee: party('Konya'), packages: [{ package_type: 1, weight: 1 + (drafts.length % 20), length: 30, width: 20, height: 15 }] });
+    const body = (ref: string) =>
+      draftBody({
+        reference_no: ref,
+        consignee: party('Konya'),
+        packages: [{ package_type: 1, weight: 1 + (drafts.length % 20), length: 30, width: 20, height: 15 }],
+      });
     /** One consignment's life as a shop drives it: n % 4 = 3 stays a draft, 1 is cancelled, 0 and 2 travel. */
     const shipOne = async (key: string, n: number) => {
       const created = await send('create draft', 'POST', '/consignments/draft', body(key), { 'idempotency-key': key });
@@ -210,10 +216,18 @@ describe('API ×2 and worker ×2 under load, through a worker kill, a Temporal r
         await sleep(100);
       }
     });
-    const csv = ['reference_no,consignee_name,consignee_phone,consignee_address,consignee_city,consignee_country,package_weight,item_description,item_quantity,item_unit_price'];
+    const csv = [
+      'reference_no,consignee_name,consignee_phone,consignee_address,consignee_city,consignee_country,package_weight,item_description,item_quantity,item_unit_price',
+    ];
     for (let i = 0; i < IMPORT_ORDERS; i++) csv.push(`IMP-${i},Müşteri ${i},+905551112233,"Çiçek Sk. ${i}",Ankara,TR,1.5,Kilim yastık,1,150`);
     const consignor = { name: 'Anadolu Butik', country: 'TR', city: 'İstanbul', address: 'Moda Cd. 1', postal_code: '34710', phone_number: '+902161234567' };
-    const imported = await send('import', 'POST', '/imports', { csv: csv.join('\n') + '\n', preset: 'generic', consignor, preference: 1, process: true }, { 'idempotency-key': 'scale-out-import' });
+    const imported = await send(
+      'import',
+      'POST',
+      '/imports',
+      { csv: csv.join('\n') + '\n', preset: 'generic', consignor, preference: 1, process: true },
+      { 'idempotency-key': 'scale-out-import' },
+    );
     const importId = imported.json.data.id as string;
 
     // --- faults, one after another under the load ----------------------------------------------------------------
@@ -264,12 +278,19 @@ describe('API ×2 and worker ×2 under load, through a worker kill, a Temporal r
       },
     );
     await inject('Temporal server stopped, started on the same SQLite file', () => temporal.stop(), startTemporal);
-    await inject('PostgreSQL stopped (immediate), started again', () => pg.stop('immediate'), () => pg.start());
+    await inject(
+      'PostgreSQL stopped (immediate), started again',
+      () => pg.stop('immediate'),
+      () => pg.start(),
+    );
     loading = false;
     await Promise.all(clients);
     const loadEnd = Date.now();
     const underLoad = [...answers].filter(([k]) => / 20[012]$/.test(k));
-    if (failures.length) console.log(`refused or unanswered:\n${failures.join('\n')}\n\nthe APIs' logs end with:\n${['api-0', 'api-1'].map((n) => processes.get(n)!.output()).join('\n')}`);
+    if (failures.length)
+      console.log(
+        `refused or unanswered:\n${failures.join('\n')}\n\nthe APIs' logs end with:\n${['api-0', 'api-1'].map((n) => processes.get(n)!.output()).join('\n')}`,
+      );
     expect(failures).toEqual([]);
     // No process gave up on the way: each one the test did not kill itself is still running.
     const died = [...processes].filter(([, child]) => child.exitCode !== null || child.signalCode !== null);
@@ -281,7 +302,12 @@ describe('API ×2 and worker ×2 under load, through a worker kill, a Temporal r
       'the import finished',
       async () => {
         const res = await send('import status', 'GET', `/imports/${importId}`);
-        return ['completed', 'failed', 'cancelled'].includes(res.json.data.state) && { ...res.json.data, doneS: (Date.parse(`${res.json.data.finished_at.replace(' ', 'T')}Z`) - loadStart) / 1000 };
+        return (
+          ['completed', 'failed', 'cancelled'].includes(res.json.data.state) && {
+            ...res.json.data,
+            doneS: (Date.parse(`${res.json.data.finished_at.replace(' ', 'T')}Z`) - loadStart) / 1000,
+          }
+        );
       },
       { timeoutMs: 300_000, intervalMs: 1_000 },
     );
@@ -308,7 +334,12 @@ describe('API ×2 and worker ×2 under load, through a worker kill, a Temporal r
           'SELECT id, uuid, reference_no, status, barcode, import_id FROM consignments ORDER BY id',
         )
       ).rows;
-      expect(rows.filter((r) => r.import_id === null).map((r) => r.reference_no).sort()).toEqual(drafts.map((d) => d.key).sort());
+      expect(
+        rows
+          .filter((r) => r.import_id === null)
+          .map((r) => r.reference_no)
+          .sort(),
+      ).toEqual(drafts.map((d) => d.key).sort());
       expect(rows.filter((r) => r.import_id === importId)).toHaveLength(IMPORT_ORDERS);
       expect(rows).toHaveLength(drafts.length + IMPORT_ORDERS);
       for (const d of drafts) {
@@ -355,7 +386,10 @@ describe('API ×2 and worker ×2 under load, through a worker kill, a Temporal r
         const changes = changesOf.get(Number(p.id)) ?? [];
         const processedAs = changes[0]?.split('→')[1] ?? '?';
         if (changes.length) expect(['2', '3']).toContain(processedAs);
-        expect({ id: p.id, bookings: p.bookings, labels: p.labels, processings: p.processings, changes }).toEqual({ id: p.id, ...expectedOf(p.id, processedAs) });
+        expect({ id: p.id, bookings: p.bookings, labels: p.labels, processings: p.processings, changes }).toEqual({
+          id: p.id,
+          ...expectedOf(p.id, processedAs),
+        });
       }
 
       // Webhooks: every event delivered, nothing unknown, each consignment's events first arrived in the order written.
@@ -387,7 +421,10 @@ describe('API ×2 and worker ×2 under load, through a worker kill, a Temporal r
         `  requests answered 2xx: ${underLoad.reduce((n, [, v]) => n + v, 0)} in ${((loadEnd - loadStart) / 1000).toFixed(0)} s of load (${underLoad.map(([k, v]) => `${k}: ${v}`).join(', ')}), then ${drafts.length} lookups`,
         `  consignments: ${drafts.length} by the clients (${drafts.filter((d) => d.processed).length} processed, ${drafts.filter((d) => d.cancelled).length} cancelled, ${drafts.reduce((n, d) => n + d.events, 0)} carrier events) + ${IMPORT_ORDERS} imported and processed (the import finished ${importDone.doneS.toFixed(0)} s after the load began)`,
         `  status events: ${events.length} written, all delivered in order per consignment (${redeliveries} redelivered)`,
-        ...faults.map((f, i) => `  fault ${i + 1} at ${f.atS.toFixed(0)} s: ${f.fault}: restored after ${f.outageS.toFixed(1)} s, first draft processed ${f.recoveryS.toFixed(1)} s later; clients saw ${f.answers}`),
+        ...faults.map(
+          (f, i) =>
+            `  fault ${i + 1} at ${f.atS.toFixed(0)} s: ${f.fault}: restored after ${f.outageS.toFixed(1)} s, first draft processed ${f.recoveryS.toFixed(1)} s later; clients saw ${f.answers}`,
+        ),
         `  lost 0, duplicated 0 (bookings, labels, processings, status events)`,
       ];
       console.log(lines.join('\n'));

@@ -28,7 +28,8 @@ afterAll(async () => {
   await sd?.close();
 });
 
-const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, lang?: string) => svc.request({ method, url: `/api/v1${url}`, apiKey: key, payload, ...(lang ? { lang } : {}) });
+const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, lang?: string) =>
+  svc.request({ method, url: `/api/v1${url}`, apiKey: key, payload, ...(lang ? { lang } : {}) });
 const details = async (id: number) => (await call('GET', `/consignments/${id}/details`)).json().data as Json;
 
 const domestic = (reference: string, overrides: Record<string, unknown> = {}) =>
@@ -57,16 +58,29 @@ describe('a Sendeo carrier account', () => {
       carrier: 'sendeo',
       description: 'Sendeo',
       credentials: { customer_code: SENDEO_TEST_CUSTOMER.code, password: SENDEO_TEST_CUSTOMER.password },
-      settings: { base_url: sd.baseUrl, rates: { bands: [{ up_to: 5, price: 70 }, { up_to: 20, price: 110 }] } },
+      settings: {
+        base_url: sd.baseUrl,
+        rates: {
+          bands: [
+            { up_to: 5, price: 70 },
+            { up_to: 20, price: 110 },
+          ],
+        },
+      },
     });
     expect(res.statusCode).toBe(201);
     providerId = res.json().data.provider_id;
     expect(JSON.stringify(res.json())).not.toContain(SENDEO_TEST_CUSTOMER.password);
     const providers = (await call('GET', '/providers')).json().data as Json[];
-    expect(providers.find((p) => p.id === providerId)).toMatchObject({ carrier: 'sendeo', supports: { quotes: true, cancel_in_transit: false, push_tracking: false } });
+    expect(providers.find((p) => p.id === providerId)).toMatchObject({
+      carrier: 'sendeo',
+      supports: { quotes: true, cancel_in_transit: false, push_tracking: false },
+    });
     const bad = await call('POST', '/carrier-accounts', { carrier: 'sendeo', credentials: { token: 'old-style' } });
     expect(bad.statusCode).toBe(400);
-    expect((bad.json().errors as Json[]).map((e) => e.field)).toEqual(expect.arrayContaining(['credentials.customer_code', 'credentials.password', 'credentials.token']));
+    expect((bad.json().errors as Json[]).map((e) => e.field)).toEqual(
+      expect.arrayContaining(['credentials.customer_code', 'credentials.password', 'credentials.token']),
+    );
   });
 
   it('books: SETDELIVERY with Sendeo’s district ids, then the measurements; our label carries Sendeo’s piece barcodes; tracked to delivered', async () => {
@@ -76,7 +90,13 @@ describe('a Sendeo carrier account', () => {
     const data = processed.json().data as Json;
     const delivery = sd.deliveries.get(data.barcode)!;
     expect(delivery).toBeDefined();
-    expect(delivery.request).toMatchObject({ ReferenceNo: data.barcode, SenderCityId: 34, SenderDistrictId: 34245, ReceiverCityId: 6, CustomerReferenceType: 'SD-1' });
+    expect(delivery.request).toMatchObject({
+      ReferenceNo: data.barcode,
+      SenderCityId: 34,
+      SenderDistrictId: 34245,
+      ReceiverCityId: 6,
+      CustomerReferenceType: 'SD-1',
+    });
     expect(delivery.measurements).toHaveLength(2);
     for (const r of sd.requests) expect([r.operation, r.validationErrors, r.unknownFields]).toEqual([r.operation, [], []]);
     expect(data.providerTrackingCode).toBe(delivery.trackingNumber);
@@ -110,14 +130,19 @@ describe('a Sendeo carrier account', () => {
     const before = sd.requests.length;
     const res = await call('POST', `/consignments/draft/${id}/start-process`, undefined, 'tr');
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ status: false, errors: [{ field: 'special_services.0.details.amount', message: 'Kargo firması bu değeri kabul etmiyor: Sendeo collects at most 5000 TRY on delivery' }] });
+    expect(res.json()).toEqual({
+      status: false,
+      errors: [{ field: 'special_services.0.details.amount', message: 'Kargo firması bu değeri kabul etmiyor: Sendeo collects at most 5000 TRY on delivery' }],
+    });
     expect(sd.requests.slice(before).map((r) => r.operation)).not.toContain('SETDELIVERY');
     expect((await details(id)).status).toBe(24);
 
     const unknown = await draft('SD-DISTRICT', { consignee: { ...party('Atlantis', { name: 'X' }), state: 'Ankara' } });
     const refused = await call('POST', `/consignments/draft/${unknown}/start-process`);
     expect(refused.statusCode).toBe(400);
-    expect(refused.json().errors).toEqual([{ field: 'consignee.city', message: 'The carrier does not accept this value: Sendeo knows no district "Atlantis" in Ankara' }]);
+    expect(refused.json().errors).toEqual([
+      { field: 'consignee.city', message: 'The carrier does not accept this value: Sendeo knows no district "Atlantis" in Ankara' },
+    ]);
   });
 
   it('books exactly once when SETDELIVERY’s answer is lost: the retry finds the delivery by our ReferenceNo', async () => {
@@ -127,7 +152,12 @@ describe('a Sendeo carrier account', () => {
     const processed = await call('POST', `/consignments/draft/${id}/start-process`);
     expect(processed.statusCode).toBe(200);
     const data = processed.json().data as Json;
-    expect(sd.requests.slice(before).map((r) => r.operation).filter((op) => op === 'SETDELIVERY' || op === 'GETBARCODE')).toEqual(['SETDELIVERY', 'GETBARCODE']);
+    expect(
+      sd.requests
+        .slice(before)
+        .map((r) => r.operation)
+        .filter((op) => op === 'SETDELIVERY' || op === 'GETBARCODE'),
+    ).toEqual(['SETDELIVERY', 'GETBARCODE']);
     const held = [...sd.deliveries.values()].filter((d) => d.request.CustomerReferenceType === 'SD-LOST');
     expect(held).toHaveLength(1);
     expect(data.providerTrackingCode).toBe(held[0].trackingNumber);

@@ -26,7 +26,11 @@ type Outcome = { status: number; body: Record<string, any> } | { error: string }
 function send(method: string, path: string, body?: unknown, key?: string): Promise<Outcome> {
   const url = new URL(path, service.base);
   const payload = body === undefined ? undefined : JSON.stringify(body);
-  const headers = { apikey: API_KEY, ...(key ? { 'idempotency-key': key } : {}), ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}) };
+  const headers = {
+    apikey: API_KEY,
+    ...(key ? { 'idempotency-key': key } : {}),
+    ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}),
+  };
   return new Promise((resolve) => {
     const req = httpRequest(url, { method, agent: false, headers }, (res) => {
       let text = '';
@@ -112,7 +116,9 @@ describe('SIGTERM under load', () => {
         draft.id = res.json.data.id;
       }
       for (const p of processing) {
-        const res = await service.api<{ barcode: string }>('POST', `/api/v1/consignments/draft/${p.draft}/start-process`, undefined, { 'idempotency-key': p.key });
+        const res = await service.api<{ barcode: string }>('POST', `/api/v1/consignments/draft/${p.draft}/start-process`, undefined, {
+          'idempotency-key': p.key,
+        });
         expect(res.status).toBe(200);
         const { json } = await service.api<{ status: number; labels: unknown[] }>('GET', `/api/v1/consignments/${p.draft}/details`);
         expect([2, 3]).toContain(json.data.status);
@@ -124,7 +130,9 @@ describe('SIGTERM under load', () => {
     }
     // One consignment per draft request, one label per processed one.
     await service.withDatabase(async (db) => {
-      const { rows } = await db.query<{ consignments: number; labels: number }>('SELECT (SELECT count(*)::int FROM consignments) AS consignments, (SELECT count(*)::int FROM labels) AS labels');
+      const { rows } = await db.query<{ consignments: number; labels: number }>(
+        'SELECT (SELECT count(*)::int FROM consignments) AS consignments, (SELECT count(*)::int FROM labels) AS labels',
+      );
       expect(rows[0]).toEqual({ consignments: drafts.length, labels: processing.length });
     });
   }, 180_000);

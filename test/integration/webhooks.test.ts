@@ -51,7 +51,9 @@ beforeAll(async () => {
       const body = JSON.parse(raw);
       const status = (answers.get(path) ?? (() => 200))(body);
       requests.push({ path, status, headers: req.headers, raw, body });
-      void Promise.all([holds.get(path), sleep(delays.get(path) ?? 0)]).then(() => res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'not now'));
+      void Promise.all([holds.get(path), sleep(delays.get(path) ?? 0)]).then(() =>
+        res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'not now'),
+      );
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
@@ -100,13 +102,18 @@ function expectTimestampSince(value: unknown, from: number) {
 }
 
 const deliveredTo = (path: string) => requests.filter((r) => r.path === path && r.status < 300);
-const statusesAt = (path: string, consignment: number) => deliveredTo(path).filter((r) => r.body.data.consignment === consignment).map((r) => r.body.data.status);
+const statusesAt = (path: string, consignment: number) =>
+  deliveredTo(path)
+    .filter((r) => r.body.data.consignment === consignment)
+    .map((r) => r.body.data.status);
 
 /** The receiver's own check, written from the Standard Webhooks text rather than with the service's code. */
 function signatureIsValid(secret: string, r: Received): boolean {
   const id = r.headers['webhook-id'] as string;
   const timestamp = r.headers['webhook-timestamp'] as string;
-  const expected = createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64')).update(`${id}.${timestamp}.${r.raw}`).digest('base64');
+  const expected = createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64'))
+    .update(`${id}.${timestamp}.${r.raw}`)
+    .digest('base64');
   return (r.headers['webhook-signature'] as string).split(' ').includes(`v1,${expected}`);
 }
 
@@ -121,7 +128,19 @@ describe('create webhook (docs/api.md)', () => {
     const body = res.json();
     expect(body.status).toBe(true);
     expect(body.message).toBe(message);
-    expect(Object.keys(body.data).sort()).toEqual(['created_at', 'data', 'dataType', 'description', 'endpoint', 'secret', 'securityData', 'securityType', 'status', 'subscribedEvent', 'webhook_id']);
+    expect(Object.keys(body.data).sort()).toEqual([
+      'created_at',
+      'data',
+      'dataType',
+      'description',
+      'endpoint',
+      'secret',
+      'securityData',
+      'securityType',
+      'status',
+      'subscribedEvent',
+      'webhook_id',
+    ]);
     expect(body.data).toMatchObject({
       description: 'Consignment status updates',
       endpoint: `${receiverOrigin}/hooks/default`,
@@ -164,7 +183,13 @@ describe('create webhook (docs/api.md)', () => {
 
     const bad = await api('POST', '/webhooks', {
       lang,
-      payload: sample({ endpoint: 'not a url', description: 'x'.repeat(256), subscribedEvent: 'order.created', status: 3, securityData: [{ headerKey: 'X-Key' }] }),
+      payload: sample({
+        endpoint: 'not a url',
+        description: 'x'.repeat(256),
+        subscribedEvent: 'order.created',
+        status: 3,
+        securityData: [{ headerKey: 'X-Key' }],
+      }),
     });
     expect(bad.statusCode).toBe(400);
     const errors = bad.json().errors as { field: string; message: string }[];
@@ -181,7 +206,9 @@ describe('create webhook (docs/api.md)', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().errors).toEqual([{ field: 'endpoint', message: 'Invalid endpoint URL' }]);
     }
-    const res = await api('POST', '/webhooks', { payload: sample({ securityType: 'basic', dataType: 'XML', securityData: [{ headerKey: 'webhook-signature', headerValue: 'x' }] }) });
+    const res = await api('POST', '/webhooks', {
+      payload: sample({ securityType: 'basic', dataType: 'XML', securityData: [{ headerKey: 'webhook-signature', headerValue: 'x' }] }),
+    });
     expect(res.json().errors.map((e: { field: string }) => e.field)).toEqual(['securityType', 'dataType', 'securityData.0.headerKey']);
   });
 });
@@ -207,7 +234,11 @@ describe('list, get, update, delete', () => {
     const { webhook_id } = await createWebhook();
     const put = await api('PUT', `/webhooks/${webhook_id}`, { payload: sample({ description: 'replaced', securityData: [], status: 0 }) });
     expect(put.statusCode).toBe(200);
-    expect(put.json()).toMatchObject({ status: true, message: 'Webhook updated successfully.', data: { webhook_id, description: 'replaced', securityData: [], status: 0 } });
+    expect(put.json()).toMatchObject({
+      status: true,
+      message: 'Webhook updated successfully.',
+      data: { webhook_id, description: 'replaced', securityData: [], status: 0 },
+    });
     const partial = await api('PUT', `/webhooks/${webhook_id}`, { payload: { description: 'only this' } });
     expect(partial.statusCode).toBe(400);
     expect(partial.json().errors).toHaveLength(6);
@@ -285,7 +316,18 @@ describe('delivery', () => {
       expect(signatureIsValid(`whsec_${Buffer.alloc(32, 1).toString('base64')}`, r)).toBe(false);
       expect(Object.keys(r.body)).toEqual(['id', 'event', 'created_at', 'data']);
       expect(r.body.event).toBe('consignment.status.updated');
-      expect(Object.keys(r.body.data)).toEqual(['consignment', 'uuid', 'reference_no', 'barcode', 'status', 'status_name', 'status_message', 'previous_status', 'location', 'occurred_at']);
+      expect(Object.keys(r.body.data)).toEqual([
+        'consignment',
+        'uuid',
+        'reference_no',
+        'barcode',
+        'status',
+        'status_name',
+        'status_message',
+        'previous_status',
+        'location',
+        'occurred_at',
+      ]);
       expect(r.body.data).toMatchObject({ consignment: id, uuid, barcode });
     }
     expect(got.map((r) => r.body.data.status_name)).toEqual(['AWAITING_PICKUP', 'PICKED_UP', 'IN_TRANSIT', 'CANCELLED']);
@@ -293,7 +335,9 @@ describe('delivery', () => {
     // All four events were published (publishing enqueues every subscriber of an event at once): no delivery was
     // ever started for the inactive webhook or another customer's.
     for (const other of [inactive, someoneElse]) {
-      await expect(svc.runtime.client.workflow.getHandle(webhookDeliveryWorkflowId(other.webhook_id, id)).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+      await expect(svc.runtime.client.workflow.getHandle(webhookDeliveryWorkflowId(other.webhook_id, id)).describe()).rejects.toBeInstanceOf(
+        WorkflowNotFoundError,
+      );
     }
     expect(deliveredTo('/hooks/inactive')).toHaveLength(0);
     expect(deliveredTo('/hooks/someone-else').filter((r) => r.body.data.consignment === id)).toHaveLength(0);
@@ -343,7 +387,12 @@ describe('delivery', () => {
     // only the first event was tried while the receiver was down: the others waited their turn
     const failedIds = new Set(requests.filter((r) => r.path === '/hooks/flaky' && r.status === 503).map((r) => r.body.id));
     expect(failedIds.size).toBe(1);
-    const log = (await api('GET', `/webhooks/${hook.webhook_id}/deliveries?limit=100`)).json().data.results as { http_status: number; success: boolean; error: string | null; attempt: number }[];
+    const log = (await api('GET', `/webhooks/${hook.webhook_id}/deliveries?limit=100`)).json().data.results as {
+      http_status: number;
+      success: boolean;
+      error: string | null;
+      attempt: number;
+    }[];
     expect(log.filter((a) => a.success)).toHaveLength(4);
     const failed = log.filter((a) => !a.success);
     expect(failed.length).toBeGreaterThanOrEqual(3); // the receiver answered 503 at least three times (waited for above)
@@ -436,7 +485,10 @@ describe('delivery workflow', () => {
     const id = await processedConsignment();
     await consignments.acceptedEvent(id, { event: 'PICKED_UP' });
     for (let i = 0; i < 5; i++) await consignments.acceptedEvent(id, { event: 'IN_TRANSIT' });
-    await waitFor('seven events published', async () => (await svc.db.query('SELECT 1 FROM consignment_events WHERE consignment_id = $1 AND dispatched_at IS NOT NULL', [id])).rows.length === 7);
+    await waitFor(
+      'seven events published',
+      async () => (await svc.db.query('SELECT 1 FROM consignment_events WHERE consignment_id = $1 AND dispatched_at IS NOT NULL', [id])).rows.length === 7,
+    );
     const events = (await svc.db.query<{ id: string }>('SELECT id FROM consignment_events WHERE consignment_id = $1 ORDER BY seq', [id])).rows.map((r) => r.id);
     await api('PATCH', `/webhooks/${hook.webhook_id}`, { payload: { status: 1 } });
     const { rows } = await svc.db.query<{ id: number }>('SELECT id FROM webhooks WHERE webhook_id = $1', [hook.webhook_id]);
@@ -475,7 +527,10 @@ describe('delivery batches', () => {
     const id = await processedConsignment();
     await consignments.acceptedEvent(id, { event: 'PICKED_UP' });
     await consignments.acceptedEvent(id, { event: 'IN_TRANSIT' });
-    await waitFor('three events published', async () => (await svc.db.query('SELECT 1 FROM consignment_events WHERE consignment_id = $1 AND dispatched_at IS NOT NULL', [id])).rows.length === 3);
+    await waitFor(
+      'three events published',
+      async () => (await svc.db.query('SELECT 1 FROM consignment_events WHERE consignment_id = $1 AND dispatched_at IS NOT NULL', [id])).rows.length === 3,
+    );
     const events = (await svc.db.query<{ id: string }>('SELECT id FROM consignment_events WHERE consignment_id = $1 ORDER BY seq', [id])).rows.map((r) => r.id);
     await api('PATCH', `/webhooks/${hook.webhook_id}`, { payload: { status: 1 } });
     const { rows } = await svc.db.query<{ id: number }>('SELECT id FROM webhooks WHERE webhook_id = $1', [hook.webhook_id]);
@@ -485,13 +540,25 @@ describe('delivery batches', () => {
     await svc.runtime.client.workflow.signalWithStart(webhookDeliveryWorkflow, {
       workflowId: webhookDeliveryWorkflowId(hook.webhook_id, id),
       taskQueue: svc.runtime.config.temporal.taskQueue,
-      args: [{ webhookId: Number(rows[0].id), publicId: hook.webhook_id, consignmentId: id, policy: svc.runtime.config.webhookRetry, pending: events.map((eventId) => ({ eventId })) }],
+      args: [
+        {
+          webhookId: Number(rows[0].id),
+          publicId: hook.webhook_id,
+          consignmentId: id,
+          policy: svc.runtime.config.webhookRetry,
+          pending: events.map((eventId) => ({ eventId })),
+        },
+      ],
       signal: deliverEventSignal,
       signalArgs: [{ eventId: events[0] }],
     });
     await waitFor('three deliveries', () => statusesAt('/hooks/batch', id).length >= 3);
     expect(statusesAt('/hooks/batch', id)).toEqual([3, 4, 5]);
-    const log = (await api('GET', `/webhooks/${hook.webhook_id}/deliveries?limit=20`)).json().data.results.reverse() as { event_id: string; attempt: number; http_status: number }[];
+    const log = (await api('GET', `/webhooks/${hook.webhook_id}/deliveries?limit=20`)).json().data.results.reverse() as {
+      event_id: string;
+      attempt: number;
+      http_status: number;
+    }[];
     expect(log.map((a) => [events.indexOf(a.event_id), a.attempt, a.http_status])).toEqual([
       [0, 1, 200],
       [1, 1, 503],
@@ -531,15 +598,31 @@ describe('SSRF rule (WEBHOOK_ALLOW_PRIVATE=0)', () => {
       expect({ endpoint, status: res.statusCode }).toEqual({ endpoint, status: 400 });
       expect(res.json().errors).toEqual([{ field: 'endpoint', message }]);
     }
-    const ftp = await strict.request({ method: 'POST', url: '/api/v1/webhooks', apiKey: strictKey, lang, payload: sample({ endpoint: 'ftp://files.example.com/x' }) });
+    const ftp = await strict.request({
+      method: 'POST',
+      url: '/api/v1/webhooks',
+      apiKey: strictKey,
+      lang,
+      payload: sample({ endpoint: 'ftp://files.example.com/x' }),
+    });
     expect(ftp.json().errors).toEqual([{ field: 'endpoint', message: lang === 'tr' ? 'Geçersiz endpoint URL' : 'Invalid endpoint URL' }]);
   });
 
   it('accepts a public address, and checks a changed endpoint again', async () => {
-    const res = await strict.request({ method: 'POST', url: '/api/v1/webhooks', apiKey: strictKey, payload: sample({ endpoint: 'https://93.184.216.34/hook' }) });
+    const res = await strict.request({
+      method: 'POST',
+      url: '/api/v1/webhooks',
+      apiKey: strictKey,
+      payload: sample({ endpoint: 'https://93.184.216.34/hook' }),
+    });
     expect(res.statusCode).toBe(201);
     const { webhook_id } = res.json().data;
-    const patch = await strict.request({ method: 'PATCH', url: `/api/v1/webhooks/${webhook_id}`, apiKey: strictKey, payload: { endpoint: 'http://169.254.169.254/' } });
+    const patch = await strict.request({
+      method: 'PATCH',
+      url: `/api/v1/webhooks/${webhook_id}`,
+      apiKey: strictKey,
+      payload: { endpoint: 'http://169.254.169.254/' },
+    });
     expect(patch.statusCode).toBe(400);
     expect(patch.json().errors[0].field).toBe('endpoint');
   });

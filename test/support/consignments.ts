@@ -65,7 +65,13 @@ export function consignmentApi(svc: TestService, apiKey: string): ConsignmentApi
       return res.json().data as { id: number; uuid: string };
     },
     process: (id, payload, lang) =>
-      svc.request({ method: 'POST', url: `/api/v1/consignments/draft/${id}/start-process`, apiKey, lang, ...(payload === undefined ? {} : { payload: payload as object }) }),
+      svc.request({
+        method: 'POST',
+        url: `/api/v1/consignments/draft/${id}/start-process`,
+        apiKey,
+        lang,
+        ...(payload === undefined ? {} : { payload: payload as object }),
+      }),
     async processed(body) {
       const { id, uuid } = await consignments.draft(body);
       const res = await consignments.process(id);
@@ -85,7 +91,12 @@ export function consignmentApi(svc: TestService, apiKey: string): ConsignmentApi
  * Waits until consignment `id` is in `status` and returns its details. Carrier events are Signals, applied
  * shortly after their 202: tests wait for their effect instead of sleeping. Default: 15 s, probing every 100 ms.
  */
-export function waitForStatus(consignments: Pick<ConsignmentApi, 'details'>, id: number, status: number, options: WaitOptions = {}): Promise<ConsignmentDetails> {
+export function waitForStatus(
+  consignments: Pick<ConsignmentApi, 'details'>,
+  id: number,
+  status: number,
+  options: WaitOptions = {},
+): Promise<ConsignmentDetails> {
   return waitFor(
     `consignment ${id} in status ${status}`,
     async () => {

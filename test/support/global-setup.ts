@@ -11,10 +11,7 @@ import { freePort } from './ports';
  * bundle built once; test files each use their own task queue and database.
  */
 export default async function globalSetup(): Promise<void> {
-  const [server, bundle] = await Promise.all([
-    freePort().then((port) => startDevServer({ port, namespace: 'default' })),
-    buildWorkflowBundle(),
-  ]);
+  const [server, bundle] = await Promise.all([freePort().then((port) => startDevServer({ port, namespace: 'default' })), buildWorkflowBundle()]);
   const dir = mkdtempSync(join(tmpdir(), 'consignflow-test-'));
   const bundlePath = join(dir, 'workflow-bundle.js');
   writeFileSync(bundlePath, bundle.code);

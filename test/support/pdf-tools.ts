@@ -26,7 +26,9 @@ export function readPdf(pdf: Buffer): PdfReading {
     const pages = Number(/^Pages:\s+(\d+)/m.exec(info)?.[1]);
     const sizes = [...info.matchAll(/^Page\s+\d+ size:\s+([\d.]+) x ([\d.]+) pts/gm)].map((m): [number, number] => [Number(m[1]), Number(m[2])]);
     // Pages are separated by form feeds in pdftotext's output.
-    const text = execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }).split('\f').slice(0, pages);
+    const text = execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 })
+      .split('\f')
+      .slice(0, pages);
     return { pages, sizes, text };
   } finally {
     rmSync(dir, { recursive: true, force: true });

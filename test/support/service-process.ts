@@ -101,7 +101,12 @@ export async function serviceFixture(name: string, apiKey: string, extraEnv: Rec
     /** starts the service; `overrides` change settings for this start only (same ports, DATA_DIR and database) */
     start: (viaNpm = false, overrides: Record<string, string> = {}) => spawnService({ ...env, ...overrides }, viaNpm),
     waitHealthy: (child: ReturnType<typeof spawnService>) => waitHealthy(base, child),
-    async api<T = { id: number; status: number } & Record<string, unknown>>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    async api<T = { id: number; status: number } & Record<string, unknown>>(
+      method: string,
+      path: string,
+      body?: unknown,
+      headers: Record<string, string> = {},
+    ) {
       const res = await fetch(`${base}${path}`, {
         method,
         headers: { apikey: apiKey, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },

@@ -40,7 +40,11 @@ describe('consignment workflow: continue-as-new', () => {
     const { records, callsOf, published, fakes } = lifecycleFakes({ cancelBooking: () => ({ accepted: false, reason: 'the parcel is on the move' }) });
     await withWorker(ctx, fakes, async (taskQueue) => {
       const { handle, uuid } = await createProcessedConsignment(ctx, taskQueue, { historyLimit: 40 });
-      const events: CarrierEvent[] = [carrierEvent('PICKED_UP'), ...Array.from({ length: 24 }, () => carrierEvent('IN_TRANSIT')), carrierEvent('OUT_FOR_DELIVERY')];
+      const events: CarrierEvent[] = [
+        carrierEvent('PICKED_UP'),
+        ...Array.from({ length: 24 }, () => carrierEvent('IN_TRANSIT')),
+        carrierEvent('OUT_FOR_DELIVERY'),
+      ];
       const cancels: Promise<unknown>[] = [];
       for (const [i, event] of events.entries()) {
         await handle.signal(carrierEventSignal, event);
@@ -60,7 +64,11 @@ describe('consignment workflow: continue-as-new', () => {
       expect(final.pendingEvents ?? []).toEqual([]);
       expect(final.unpublished ?? []).toEqual([]);
       expect(await Promise.all(cancels)).toEqual(
-        cancels.map(() => ({ type: 'CANCEL_FAILED', message: 'CANCEL_FAILED', details: [[{ code: 'CANCEL_FAILED', params: { reason: 'the parcel is on the move' } }]] })),
+        cancels.map(() => ({
+          type: 'CANCEL_FAILED',
+          message: 'CANCEL_FAILED',
+          details: [[{ code: 'CANCEL_FAILED', params: { reason: 'the parcel is on the move' } }]],
+        })),
       );
       expect(callsOf('cancelBooking')).toHaveLength(cancels.length);
       expect(callsOf('cancelBooking').every((c) => c.inTransit && c.providerId === PROVIDER_ID)).toBe(true);

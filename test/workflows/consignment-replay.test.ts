@@ -25,7 +25,9 @@ const recorded = (name: string) => temporal.api.history.v1.History.fromObject(JS
 describe('consignment workflow upgrades', () => {
   it('replays a consignment recorded before in-process bookings became local activities', async () => {
     const history = recorded('consignment-before-local-activities.json');
-    const scheduled = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
+    const scheduled = (history.events ?? [])
+      .filter((e) => e.activityTaskScheduledEventAttributes)
+      .map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
     expect(scheduled).toEqual(expect.arrayContaining(['bookShipment', 'publishStatusEvent']));
     await Worker.runReplayHistory({ workflowBundle: bundle, replayName: 'before local activities' }, history, 'consignment:recorded');
   });
@@ -39,7 +41,9 @@ describe('consignment workflow upgrades', () => {
       await handle.result();
       expect(names()).toContain('bookShipment');
       const history = await handle.fetchHistory();
-      const scheduled = (history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
+      const scheduled = (history.events ?? [])
+        .filter((e) => e.activityTaskScheduledEventAttributes)
+        .map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
       expect(scheduled).not.toContain('bookShipment');
       await Worker.runReplayHistory({ workflowBundle: bundle, replayName: 'after' }, history, handle.workflowId);
     });

@@ -2,13 +2,28 @@ import { describe, expect, it } from '@jest/globals';
 import { ApplicationFailure } from '@temporalio/common';
 import { STATUS } from '../../src/domain/statuses';
 import { cancelUpdate, type CarrierEvent } from '../../workflows/consignment.messages';
-import { carrierEvent, lifecycleFakes, PROVIDER_ID, seedProcessed, startConsignment, stateOf, useWorkflowTestEnvironment, waitFor, withWorker } from './support';
+import {
+  carrierEvent,
+  lifecycleFakes,
+  PROVIDER_ID,
+  seedProcessed,
+  startConsignment,
+  stateOf,
+  useWorkflowTestEnvironment,
+  waitFor,
+  withWorker,
+} from './support';
 
 const ctx = useWorkflowTestEnvironment();
 
 /** A carrier's refusal as the booking activities raise it (CarrierRefusedError → CARRIER_REFUSED, not retried). */
 const refusal = (reason: string) =>
-  ApplicationFailure.create({ message: 'CARRIER_REFUSED', type: 'CARRIER_REFUSED', nonRetryable: true, details: [[{ code: 'CARRIER_REFUSED', field: 'provider_id', params: { reason } }]] });
+  ApplicationFailure.create({
+    message: 'CARRIER_REFUSED',
+    type: 'CARRIER_REFUSED',
+    nonRetryable: true,
+    details: [[{ code: 'CARRIER_REFUSED', field: 'provider_id', params: { reason } }]],
+  });
 
 /**
  * Tracking never ends a consignment: a poll the carrier refuses (credentials rotated) or cannot answer is
@@ -33,8 +48,24 @@ describe('consignment workflow: tracking that fails', () => {
       await waitFor('the PICKED_UP status after two refused polls', () => records.get(uuid)!.status === STATUS.PICKED_UP);
       const failures = callsOf('recordTrackingFailure');
       expect(failures).toEqual([
-        { uuid, providerId: PROVIDER_ID, reason: "DHL Express refused the account's credentials (HTTP 401)", refused: true, failures: 1, eventKey: 'tracking-failure:1', retryInMs: 600 },
-        { uuid, providerId: PROVIDER_ID, reason: "DHL Express refused the account's credentials (HTTP 401)", refused: true, failures: 2, eventKey: 'tracking-failure:2', retryInMs: 1200 },
+        {
+          uuid,
+          providerId: PROVIDER_ID,
+          reason: "DHL Express refused the account's credentials (HTTP 401)",
+          refused: true,
+          failures: 1,
+          eventKey: 'tracking-failure:1',
+          retryInMs: 600,
+        },
+        {
+          uuid,
+          providerId: PROVIDER_ID,
+          reason: "DHL Express refused the account's credentials (HTTP 401)",
+          refused: true,
+          failures: 2,
+          eventKey: 'tracking-failure:2',
+          retryInMs: 1200,
+        },
       ]);
       // A success resets the wait.
       expect(await stateOf(handle)).toMatchObject({ trackingFailures: 0, trackingFailuresTotal: 2 });

@@ -1,7 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { STATUS } from '../../src/domain/statuses';
-import { cancelUpdate, carrierEventSignal, createDraftUpdate, deleteDraftUpdate, processDraftUpdate, updateDraftUpdate, type CarrierEvent } from '../../workflows/consignment.messages';
+import {
+  cancelUpdate,
+  carrierEventSignal,
+  createDraftUpdate,
+  deleteDraftUpdate,
+  processDraftUpdate,
+  updateDraftUpdate,
+  type CarrierEvent,
+} from '../../workflows/consignment.messages';
 import { createConsignmentStarter, draftStartOf } from '../../src/temporal/consignment.starter';
 import {
   carrierEvent,
@@ -107,7 +115,12 @@ describe('consignment workflow: a refused createDraft (histories only)', () => {
     const { records, callsOf, fakes } = lifecycleFakes({
       insertDraft: async () => {
         await writing.wait();
-        throw ApplicationFailure.create({ message: 'reference REF-1 is used by another consignment', type: 'REFERENCE_USED', nonRetryable: true, details: [[{ code: 'REFERENCE_USED', params: { reference_no: 'REF-1' } }]] });
+        throw ApplicationFailure.create({
+          message: 'reference REF-1 is used by another consignment',
+          type: 'REFERENCE_USED',
+          nonRetryable: true,
+          details: [[{ code: 'REFERENCE_USED', params: { reference_no: 'REF-1' } }]],
+        });
       },
     });
     await withWorker(
@@ -124,13 +137,22 @@ describe('consignment workflow: a refused createDraft (histories only)', () => {
         writing.open();
 
         const refusal = await updateFailure(first);
-        expect(refusal).toEqual({ type: 'REFERENCE_USED', message: 'reference REF-1 is used by another consignment', details: [[{ code: 'REFERENCE_USED', params: { reference_no: 'REF-1' } }]] });
+        expect(refusal).toEqual({
+          type: 'REFERENCE_USED',
+          message: 'reference REF-1 is used by another consignment',
+          details: [[{ code: 'REFERENCE_USED', params: { reference_no: 'REF-1' } }]],
+        });
         expect(await updateFailure(second.result())).toEqual(refusal);
         expect(callsOf('insertDraft')).toHaveLength(1);
         expect(records.size).toBe(0);
 
         const state = await handle.result();
-        expect(state).toMatchObject({ creation: 'refused', consignmentId: null, status: null, refusal: { type: 'REFERENCE_USED', message: 'reference REF-1 is used by another consignment' } });
+        expect(state).toMatchObject({
+          creation: 'refused',
+          consignmentId: null,
+          status: null,
+          refusal: { type: 'REFERENCE_USED', message: 'reference REF-1 is used by another consignment' },
+        });
       },
       { onStop: () => writing.open() },
     );
@@ -166,7 +188,15 @@ describe('consignment workflow: process and cancel', () => {
         expect(withoutPublishing(names())).toEqual(['planProcessing', 'bookShipment', 'completeProcessing', 'cancelBooking', 'recordStatus']);
         expect(callsOf('cancelBooking')).toEqual([{ uuid, providerId: PROVIDER_ID, trackingCode: `TRK-${uuid}`, carrierReference: null, inTransit: false }]);
         expect(callsOf('recordStatus')).toEqual([
-          { uuid, from: STATUS.LABEL_CREATED, to: STATUS.CANCELLED, eventKey: 'cancelled', message: 'Cancelled at the customer’s request', location: null, occurredAt: null },
+          {
+            uuid,
+            from: STATUS.LABEL_CREATED,
+            to: STATUS.CANCELLED,
+            eventKey: 'cancelled',
+            message: 'Cancelled at the customer’s request',
+            location: null,
+            occurredAt: null,
+          },
         ]);
         expect(records.get(uuid)!.status).toBe(STATUS.CANCELLED);
         expect(published).toEqual([statusEventId(uuid, 'processed'), statusEventId(uuid, 'cancelled')]);
@@ -212,7 +242,9 @@ describe('consignment workflow: process and cancel', () => {
         expect(await handle.executeUpdate(deleteDraftUpdate, { args: [] })).toEqual({ consignmentId: record.id });
         expect(records.has(uuid)).toBe(false);
         // While its last event is still being published, the workflow runs, and refuses changes.
-        expect(await updateFailure(handle.executeUpdate(updateDraftUpdate, { args: [{ reference_no: 'REF-2' }] }))).toMatchObject({ type: 'CONSIGNMENT_NOT_FOUND' });
+        expect(await updateFailure(handle.executeUpdate(updateDraftUpdate, { args: [{ reference_no: 'REF-2' }] }))).toMatchObject({
+          type: 'CONSIGNMENT_NOT_FOUND',
+        });
         expect(await updateFailure(handle.executeUpdate(deleteDraftUpdate, { args: [] }))).toMatchObject({ type: 'CONSIGNMENT_NOT_FOUND' });
         expect(await updateFailure(handle.executeUpdate(cancelUpdate, { args: [] }))).toMatchObject({ type: 'CONSIGNMENT_NOT_FOUND' });
         deleting.open();
@@ -259,7 +291,11 @@ describe('consignment workflow: process and cancel', () => {
       await waitFor('OUT_FOR_DELIVERY', async () => (await stateOf(handle)).status === STATUS.OUT_FOR_DELIVERY);
 
       const refusal = await updateFailure(handle.executeUpdate(cancelUpdate, { args: [] }));
-      expect(refusal).toEqual({ type: 'CANCEL_FAILED', message: 'CANCEL_FAILED', details: [[{ code: 'CANCEL_FAILED', params: { reason: 'the courier is at the door' } }]] });
+      expect(refusal).toEqual({
+        type: 'CANCEL_FAILED',
+        message: 'CANCEL_FAILED',
+        details: [[{ code: 'CANCEL_FAILED', params: { reason: 'the courier is at the door' } }]],
+      });
       expect(callsOf('cancelBooking')).toEqual([{ uuid, providerId: PROVIDER_ID, trackingCode: `TRK-${uuid}`, carrierReference: null, inTransit: true }]);
       expect(callsOf('recordStatus').map((c) => c.to)).toEqual([STATUS.PICKED_UP, STATUS.OUT_FOR_DELIVERY]);
       expect(records.get(uuid)!.status).toBe(STATUS.OUT_FOR_DELIVERY);
@@ -293,7 +329,10 @@ describe('consignment workflow: process and cancel', () => {
     });
     await withWorker(ctx, fakes, async (taskQueue) => {
       const { handle, record, uuid } = await createConsignment(ctx, taskQueue);
-      expect(await updateFailure(handle.executeUpdate(processDraftUpdate, { args: [{ patch: null }] }))).toMatchObject({ type: 'LABEL_FAILED', message: 'the label could not be stored' });
+      expect(await updateFailure(handle.executeUpdate(processDraftUpdate, { args: [{ patch: null }] }))).toMatchObject({
+        type: 'LABEL_FAILED',
+        message: 'the label could not be stored',
+      });
       expect(withoutPublishing(names())).toEqual(['planProcessing', 'bookShipment', 'completeProcessing', 'cancelBooking']);
       expect(callsOf('cancelBooking')).toEqual([{ uuid, providerId: PROVIDER_ID, trackingCode: `TRK-${uuid}`, inTransit: false }]);
       expect(records.get(uuid)!.status).toBe(STATUS.NEW_DRAFT);
@@ -301,7 +340,10 @@ describe('consignment workflow: process and cancel', () => {
 
       // Still a draft: processing again succeeds.
       failLabel = false;
-      expect(await handle.executeUpdate(processDraftUpdate, { args: [{ patch: null }] })).toMatchObject({ consignmentId: record.id, status: STATUS.LABEL_CREATED });
+      expect(await handle.executeUpdate(processDraftUpdate, { args: [{ patch: null }] })).toMatchObject({
+        consignmentId: record.id,
+        status: STATUS.LABEL_CREATED,
+      });
       await terminateWhenPublished(handle, allPublished);
     });
   });
@@ -311,7 +353,9 @@ describe('consignment workflow: carrier events', () => {
   it('ends at DELIVERED: a later IN_TRANSIT records nothing (recordStatus once for DELIVERED) and the workflow completes', async () => {
     const publishingDelivered = new Gate();
     let deliveredId = '';
-    const { records, callsOf, published, fakes } = lifecycleFakes({ publishStatusEvent: (eventId) => (deliveredId && eventId.endsWith(`/${deliveredId}`) ? publishingDelivered.wait() : undefined) });
+    const { records, callsOf, published, fakes } = lifecycleFakes({
+      publishStatusEvent: (eventId) => (deliveredId && eventId.endsWith(`/${deliveredId}`) ? publishingDelivered.wait() : undefined),
+    });
     await withWorker(
       ctx,
       fakes,
@@ -331,8 +375,24 @@ describe('consignment workflow: carrier events', () => {
         const state = await handle.result();
         expect(state.status).toBe(STATUS.DELIVERED);
         expect(callsOf('recordStatus')).toEqual([
-          { uuid, from: STATUS.LABEL_CREATED, to: STATUS.PICKED_UP, eventKey: pickedUp.eventId, message: 'PICKED_UP', location: 'Ankara', occurredAt: pickedUp.occurredAt },
-          { uuid, from: STATUS.PICKED_UP, to: STATUS.DELIVERED, eventKey: delivered.eventId, message: 'DELIVERED', location: 'Ankara', occurredAt: delivered.occurredAt },
+          {
+            uuid,
+            from: STATUS.LABEL_CREATED,
+            to: STATUS.PICKED_UP,
+            eventKey: pickedUp.eventId,
+            message: 'PICKED_UP',
+            location: 'Ankara',
+            occurredAt: pickedUp.occurredAt,
+          },
+          {
+            uuid,
+            from: STATUS.PICKED_UP,
+            to: STATUS.DELIVERED,
+            eventKey: delivered.eventId,
+            message: 'DELIVERED',
+            location: 'Ankara',
+            occurredAt: delivered.occurredAt,
+          },
         ]);
         expect(records.get(uuid)!.status).toBe(STATUS.DELIVERED);
         // Every status event is out before the workflow ends at a final status.
@@ -383,4 +443,3 @@ describe('consignment workflow: carrier events', () => {
     });
   });
 });
-

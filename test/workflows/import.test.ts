@@ -15,7 +15,10 @@ type Finish = Parameters<ImportActivities['finishImport']>[0];
  * The import activities over an in-memory file of `orders` orders (seq 0 … orders-1; a cursor's offset is
  * 100 bytes per order). `onParse` / `onBatch` run first in each call (throw to fail it, await a Gate to block).
  */
-function importFakes(orders: number, hooks: { onParse?: (from: ParseCursor) => Promise<void> | void; onBatch?: (fromSeq: number) => Promise<void> | void } = {}) {
+function importFakes(
+  orders: number,
+  hooks: { onParse?: (from: ParseCursor) => Promise<void> | void; onBatch?: (fromSeq: number) => Promise<void> | void } = {},
+) {
   const started: string[] = [];
   const finished: Finish[] = [];
   const parsed: ParseCursor[] = [];

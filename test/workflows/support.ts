@@ -11,7 +11,15 @@ import { consignmentWorkflowId, createConsignmentStarter, draftStartOf } from '.
 import { DYNAMIC_CONFIG } from '../../src/temporal/dev-server';
 import type { BookedShipment, ProcessingPlan } from '../../src/domain/shipment';
 import type { LifecycleActivities, StatusChange } from '../../workflows/activities';
-import { consignmentStateQuery, createDraftUpdate, processDraftUpdate, type CarrierEvent, type ConsignmentState, type ConsignmentWorkflowInput, type CreateDraftRequest } from '../../workflows/consignment.messages';
+import {
+  consignmentStateQuery,
+  createDraftUpdate,
+  processDraftUpdate,
+  type CarrierEvent,
+  type ConsignmentState,
+  type ConsignmentWorkflowInput,
+  type CreateDraftRequest,
+} from '../../workflows/consignment.messages';
 import type { consignmentWorkflow } from '../../workflows/consignment.workflow';
 import { SA, SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';
 import { waitFor } from '../support/wait';
@@ -29,7 +37,9 @@ export const TEMPORAL_CLI = resolve(REPO, '.tools/temporal/bin/temporal');
  * The workflows under test: the repository's, unless WORKFLOWS_UNDER_TEST names another copy of the
  * workflows folder (used to prove a test fails on an older version of a workflow).
  */
-export const WORKFLOWS_PATH = process.env.WORKFLOWS_UNDER_TEST ? require.resolve(resolve(process.env.WORKFLOWS_UNDER_TEST)) : require.resolve(resolve(REPO, 'workflows'));
+export const WORKFLOWS_PATH = process.env.WORKFLOWS_UNDER_TEST
+  ? require.resolve(resolve(process.env.WORKFLOWS_UNDER_TEST))
+  : require.resolve(resolve(REPO, 'workflows'));
 
 /** The SDK's own warnings (e.g. TMPRL1102 "finished while an update handler was still running"), kept for assertions. */
 export const sdkWarnings: string[] = [];
@@ -47,7 +57,6 @@ function installRuntime(): void {
     // already installed in this Jest worker process by an earlier test file
   }
 }
-
 
 export interface WorkflowTestContext {
   env: TestWorkflowEnvironment;
@@ -99,7 +108,12 @@ type SeedDraft = (uuid: string, request: CreateDraftRequest) => ConsignmentRecor
 const seeders = new Map<string, SeedDraft>();
 
 /** Runs `fn` with a fresh worker on a task queue of its own, serving the given fake activities; stops the worker after. */
-export async function withWorker<T>(ctx: WorkflowTestContext, activities: object, fn: (taskQueue: string) => Promise<T>, options: { onStop?: () => void } = {}): Promise<T> {
+export async function withWorker<T>(
+  ctx: WorkflowTestContext,
+  activities: object,
+  fn: (taskQueue: string) => Promise<T>,
+  options: { onStop?: () => void } = {},
+): Promise<T> {
   const taskQueue = uniqueId('tq');
   const seed = (activities as { [SEED_DRAFT]?: SeedDraft })[SEED_DRAFT];
   if (seed) seeders.set(taskQueue, seed);
@@ -248,7 +262,12 @@ export interface LifecycleHooks {
   recordStatus?: (change: StatusChange) => Promise<void> | void;
   publishStatusEvent?: (eventId: string) => Promise<void> | void;
   /** the carrier's answer to a cancel (default: accepted) */
-  cancelBooking?: (request: { uuid: string; providerId: number; trackingCode: string; inTransit: boolean }) => Promise<{ accepted: boolean; reason?: string }> | { accepted: boolean; reason?: string };
+  cancelBooking?: (request: {
+    uuid: string;
+    providerId: number;
+    trackingCode: string;
+    inTransit: boolean;
+  }) => Promise<{ accepted: boolean; reason?: string }> | { accepted: boolean; reason?: string };
   /** the carrier's tracking events (polling; default none) */
   trackShipment?: () => Promise<CarrierEvent[]>;
 }
@@ -387,7 +406,8 @@ export function lifecycleFakes(hooks: LifecycleHooks = {}) {
   };
   /** which activities were called, by name, in order */
   const names = () => calls.map((c) => c.name);
-  const callsOf = <N extends keyof LifecycleActivities>(name: N) => calls.filter((c) => c.name === name).map((c) => c.args as Parameters<LifecycleActivities[N]>[0]);
+  const callsOf = <N extends keyof LifecycleActivities>(name: N) =>
+    calls.filter((c) => c.name === name).map((c) => c.args as Parameters<LifecycleActivities[N]>[0]);
   /** every status event written so far has been published (nothing left in flight) */
   const allPublished = () => published.length === statusKeys.size;
   Object.defineProperty(fakes, SEED_DRAFT, { value: seedDraft, enumerable: false });
@@ -438,7 +458,8 @@ export async function createConsignment(
   const record = seed(uuid, request);
   const starter = createConsignmentStarter({ client: ctx.env.client, taskQueue, historyLimit: input.historyLimit, pollIntervalMs: input.pollIntervalMs });
   const draft = draftStartOf(record, CUSTOMER.customerCode);
-  if (options.workflowTaskTimeout) await ctx.env.client.workflow.start<typeof consignmentWorkflow>('consignmentWorkflow', { ...starter.relayStartOptions(draft), ...options });
+  if (options.workflowTaskTimeout)
+    await ctx.env.client.workflow.start<typeof consignmentWorkflow>('consignmentWorkflow', { ...starter.relayStartOptions(draft), ...options });
   else expect(await starter.startDraft(draft)).toBe(true);
   return { handle: ctx.env.client.workflow.getHandle<typeof consignmentWorkflow>(consignmentWorkflowId(uuid)), record, uuid };
 }
@@ -469,7 +490,12 @@ export async function createConsignmentByUpdate(
 }
 
 /** A consignment created and processed (status 2, LABEL_CREATED: the fake carrier books a drop-off). */
-export async function createProcessedConsignment(ctx: WorkflowTestContext, taskQueue: string, input: Partial<ConsignmentWorkflowInput> = {}, options: { workflowTaskTimeout?: string } = {}) {
+export async function createProcessedConsignment(
+  ctx: WorkflowTestContext,
+  taskQueue: string,
+  input: Partial<ConsignmentWorkflowInput> = {},
+  options: { workflowTaskTimeout?: string } = {},
+) {
   const created = await createConsignment(ctx, taskQueue, input, createRequest(), options);
   const processed = await created.handle.executeUpdate(processDraftUpdate, { args: [{ patch: null }] });
   return { ...created, processed };
@@ -491,10 +517,22 @@ export const statusEventId = (uuid: string, eventKey: string): string => `${uuid
  * Writes a processed consignment (status 2) straight into a fakes' store, through the fakes themselves, and
  * returns the workflow state a run would carry for it: for tests that start a workflow mid-life (`input.state`).
  */
-export async function seedProcessed(fakes: LifecycleActivities, calls: Call[], uuid: string = randomUUID()): Promise<{ uuid: string; record: ConsignmentRecord; state: ConsignmentState }> {
+export async function seedProcessed(
+  fakes: LifecycleActivities,
+  calls: Call[],
+  uuid: string = randomUUID(),
+): Promise<{ uuid: string; record: ConsignmentRecord; state: ConsignmentState }> {
   await fakes.insertDraft({ uuid, ...createRequest() }); // the store's row (the call is forgotten below)
   const plan = await fakes.planProcessing({ uuid, patch: null });
-  const booking = await fakes.bookShipment({ uuid, providerId: plan.providerId, shipment: plan.shipment, serviceBarcode: plan.serviceBarcode, draft: plan.draft, reference: plan.serviceBarcode, labelFormat: 'pdf' });
+  const booking = await fakes.bookShipment({
+    uuid,
+    providerId: plan.providerId,
+    shipment: plan.shipment,
+    serviceBarcode: plan.serviceBarcode,
+    draft: plan.draft,
+    reference: plan.serviceBarcode,
+    labelFormat: 'pdf',
+  });
   const { record } = await fakes.completeProcessing({ uuid, plan, booking });
   calls.length = 0;
   const state: ConsignmentState = {

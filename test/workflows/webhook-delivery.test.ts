@@ -1,6 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import type { WebhookDeliveryActivities } from '../../workflows/activities';
-import { deliverEventSignal, deliveryStateQuery, type DeliveryBatchResult, type DeliveryPolicy, type QueuedEvent, type WebhookDeliveryInput } from '../../workflows/webhook-delivery.messages';
+import {
+  deliverEventSignal,
+  deliveryStateQuery,
+  type DeliveryBatchResult,
+  type DeliveryPolicy,
+  type QueuedEvent,
+  type WebhookDeliveryInput,
+} from '../../workflows/webhook-delivery.messages';
 import type { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery.workflow';
 import { Gate, historyEventTypes, useWorkflowTestEnvironment, uniqueId, waitFor, withWorker } from './support';
 
@@ -15,7 +22,9 @@ const FAST: DeliveryPolicy = { initialIntervalMs: 100, windowMs: 60_000 };
  * activity is retried), or return the batch result; by default every event of the batch is delivered.
  * `delivered` is what reached the endpoint, in order.
  */
-function deliveryFakes(answer: (batch: string[], call: number) => Promise<DeliveryBatchResult | undefined> | DeliveryBatchResult | undefined = () => undefined) {
+function deliveryFakes(
+  answer: (batch: string[], call: number) => Promise<DeliveryBatchResult | undefined> | DeliveryBatchResult | undefined = () => undefined,
+) {
   const attempts: string[][] = [];
   const delivered: string[] = [];
   const disabled: { webhookId: number; eventId: string; windowMs: number }[] = [];
@@ -109,7 +118,12 @@ describe('webhook delivery workflow', () => {
         taskQueue,
         args: [input(FAST, [{ eventId: 'e1' }, { eventId: 'e2' }, { eventId: 'e3' }])],
       });
-      expect(await handle.result()).toEqual({ outcome: 'stopped', stopReason: 'the endpoint answered 410 Gone: webhook disabled', delivered: 1, pending: ['e2', 'e3'] });
+      expect(await handle.result()).toEqual({
+        outcome: 'stopped',
+        stopReason: 'the endpoint answered 410 Gone: webhook disabled',
+        delivered: 1,
+        pending: ['e2', 'e3'],
+      });
       expect(attempts).toEqual([['e1', 'e2', 'e3']]);
       expect(delivered).toEqual(['e1']);
       expect(disabled).toEqual([]);
@@ -127,7 +141,12 @@ describe('webhook delivery workflow', () => {
         taskQueue,
         args: [input(policy, [{ eventId: 'e1' }, { eventId: 'e2' }])],
       });
-      expect(await handle.result()).toEqual({ outcome: 'stopped', stopReason: 'delivery failed for the whole retry window: webhook disabled', delivered: 0, pending: ['e1', 'e2'] });
+      expect(await handle.result()).toEqual({
+        outcome: 'stopped',
+        stopReason: 'delivery failed for the whole retry window: webhook disabled',
+        delivered: 0,
+        pending: ['e1', 'e2'],
+      });
       expect(disabled).toEqual([{ webhookId: WEBHOOK_ID, eventId: 'e1', windowMs: 1500 }]);
       expect(attempts.length).toBeGreaterThan(1);
       expect(attempts.every((batch) => batch.join() === 'e1,e2')).toBe(true);

@@ -26,7 +26,10 @@ const partyBase = {
   phone: text(),
   email: text(),
 };
-const DraftParty = answerSchema('DraftParty', z.object({ ...partyBase, attention_name: text().optional().meta({ description: 'on create only' }), country_iso3: text() }));
+const DraftParty = answerSchema(
+  'DraftParty',
+  z.object({ ...partyBase, attention_name: text().optional().meta({ description: 'on create only' }), country_iso3: text() }),
+);
 const DetailParty = answerSchema('DetailParty', z.object({ ...partyBase, attention_name: text(), countryIso3: text() }));
 const itemFields = {
   id: z.int(),
@@ -172,7 +175,6 @@ export const DetailAnswer = answerSchema(
   }),
   { description: 'A consignment in detail form, filled as far as its stage allows.' },
 );
-
 
 export interface ProviderInfo {
   id: number;

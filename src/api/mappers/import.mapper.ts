@@ -53,7 +53,9 @@ export function toImportResponse(r: ImportRecord, locale: Locale): z.output<type
       orders_known: r.parsed,
       percent: r.state === 'completed' ? 100 : percent,
     },
-    error: r.error ? { message: translate(isErrorCode(r.error.code) ? ERROR_MESSAGES[r.error.code] : ERROR_MESSAGES.INTERNAL_ERROR, locale, r.error.params) } : null,
+    error: r.error
+      ? { message: translate(isErrorCode(r.error.code) ? ERROR_MESSAGES[r.error.code] : ERROR_MESSAGES.INTERNAL_ERROR, locale, r.error.params) }
+      : null,
     created_at: time(r.createdAt),
     started_at: time(r.startedAt),
     finished_at: time(r.finishedAt),

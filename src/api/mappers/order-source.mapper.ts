@@ -36,7 +36,9 @@ export const OrderEventAnswer = answerSchema(
     order_no: z.string().nullable().meta({ description: 'the order number as the shop shows it (Shopify `#1001`), the draft’s reference_no' }),
     state: z.enum(ORDER_EVENT_STATES),
     consignment: z.int().nullable().meta({ description: 'the draft or consignment the event made or cancelled' }),
-    errors: z.array(z.object({ message: z.string(), field: z.string().optional() })).meta({ description: 'why the event failed (or duplicates), in the language asked for' }),
+    errors: z
+      .array(z.object({ message: z.string(), field: z.string().optional() }))
+      .meta({ description: 'why the event failed (or duplicates), in the language asked for' }),
     received_at: z.string(),
     updated_at: z.string(),
   }),

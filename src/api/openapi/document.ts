@@ -11,7 +11,6 @@ import { answerSchema, components, componentRef, operation } from './operation';
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 export const REFERENCE_PAGE_PATH = '/docs';
 
-
 answerSchema('StatusEvent', statusEventSchema, { description: 'The body of a status change delivery (docs/webhooks.md).' });
 answerSchema('DeletedEvent', deletedEventSchema, { description: 'The body of a draft deletion delivery (docs/webhooks.md).' });
 
@@ -53,7 +52,13 @@ const webhookOperation = (summary: string, what: string, schema: string) => ({
     parameters: [
       { in: 'header', name: 'webhook-id', required: true, schema: { type: 'string' }, description: 'the event id' },
       { in: 'header', name: 'webhook-timestamp', required: true, schema: { type: 'integer' }, description: 'Unix seconds' },
-      { in: 'header', name: 'webhook-signature', required: true, schema: { type: 'string' }, description: '`v1,<base64>`, space-separated when there are several' },
+      {
+        in: 'header',
+        name: 'webhook-signature',
+        required: true,
+        schema: { type: 'string' },
+        description: '`v1,<base64>`, space-separated when there are several',
+      },
     ],
     requestBody: { required: true, content: { 'application/json': { schema: componentRef(schema) } } },
     responses: { '2XX': { description: 'Delivered.' }, default: { description: 'Not delivered: retried with backoff.' } },
@@ -91,51 +96,73 @@ function finish(document: Record<string, unknown>): Record<string, unknown> {
  * and the reference page (/docs, Swagger UI served from the npm package: no CDN). Registered before the routes,
  * so every route is seen.
  */
-export const openApiPlugin = fp(async function openApi(app: FastifyInstance): Promise<void> {
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'consignflow API', version: PACKAGE_VERSION, description: DESCRIPTION, license: { name: 'Apache-2.0', identifier: 'Apache-2.0' } },
-      servers: [{ url: '/', description: 'this service' }],
-      tags: TAGS,
-      components: {
-        securitySchemes: {
-          ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'APIKEY', description: 'The API key as is.' },
-          ApiKeyAuthorization: { type: 'apiKey', in: 'header', name: 'Authorization', description: '`APIKEY <key>`.' },
-          CarrierToken: { type: 'http', scheme: 'bearer', description: "A carrier's push token (CARRIER_PUSH_TOKENS)." },
-          StatusWebhookSecret: { type: 'apiKey', in: 'header', name: STATUS_WEBHOOK_HEADER, description: 'The secret registered with the remote service (or its `hash` header).' },
-          StatusWebhookBasic: { type: 'http', scheme: 'basic', description: "The secret as the Basic auth password (Kolay Gelsin's portal)." },
-          ShopifyHmac: { type: 'apiKey', in: 'header', name: 'X-Shopify-Hmac-Sha256', description: "Shopify's signature: base64 HMAC-SHA256 of the raw body with the order source's secret. No API key." },
-          WooCommerceSignature: { type: 'apiKey', in: 'header', name: 'X-WC-Webhook-Signature', description: "WooCommerce's signature: base64 HMAC-SHA256 of the raw body with the order source's secret. No API key." },
+export const openApiPlugin = fp(
+  async function openApi(app: FastifyInstance): Promise<void> {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: { title: 'consignflow API', version: PACKAGE_VERSION, description: DESCRIPTION, license: { name: 'Apache-2.0', identifier: 'Apache-2.0' } },
+        servers: [{ url: '/', description: 'this service' }],
+        tags: TAGS,
+        components: {
+          securitySchemes: {
+            ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'APIKEY', description: 'The API key as is.' },
+            ApiKeyAuthorization: { type: 'apiKey', in: 'header', name: 'Authorization', description: '`APIKEY <key>`.' },
+            CarrierToken: { type: 'http', scheme: 'bearer', description: "A carrier's push token (CARRIER_PUSH_TOKENS)." },
+            StatusWebhookSecret: {
+              type: 'apiKey',
+              in: 'header',
+              name: STATUS_WEBHOOK_HEADER,
+              description: 'The secret registered with the remote service (or its `hash` header).',
+            },
+            StatusWebhookBasic: { type: 'http', scheme: 'basic', description: "The secret as the Basic auth password (Kolay Gelsin's portal)." },
+            ShopifyHmac: {
+              type: 'apiKey',
+              in: 'header',
+              name: 'X-Shopify-Hmac-Sha256',
+              description: "Shopify's signature: base64 HMAC-SHA256 of the raw body with the order source's secret. No API key.",
+            },
+            WooCommerceSignature: {
+              type: 'apiKey',
+              in: 'header',
+              name: 'X-WC-Webhook-Signature',
+              description: "WooCommerce's signature: base64 HMAC-SHA256 of the raw body with the order source's secret. No API key.",
+            },
+          },
         },
+        security: [{ ApiKeyHeader: [] }, { ApiKeyAuthorization: [] }],
+        webhooks: {
+          [STATUS_UPDATED_EVENT]: webhookOperation(
+            'A consignment changed status',
+            'One POST per status change (processing, every carrier status, cancellation)',
+            'StatusEvent',
+          ),
+          [DELETED_EVENT]: webhookOperation('A draft was deleted', 'One POST when a draft is deleted, its last event', 'DeletedEvent'),
+        },
+      } as never,
+      transformObject: (documentObject) => finish((documentObject as { openapiObject: Record<string, unknown> }).openapiObject) as never,
+    });
+    await app.register(swaggerUi, {
+      routePrefix: REFERENCE_PAGE_PATH,
+      // BaseLayout: no top bar (its logo and URL box are Swagger UI's, not ours).
+      uiConfig: { url: OPENAPI_PATH, layout: 'BaseLayout', docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0 },
+      theme: { title: 'consignflow API reference' },
+      staticCSP: true,
+    });
+    app.get(
+      OPENAPI_PATH,
+      {
+        schema: operation({
+          operationId: 'getOpenApiDocument',
+          summary: 'This document',
+          description: 'The OpenAPI 3.1 description of every route the service serves; clients can be generated from it (docs/api.md, "Clients").',
+          tags: ['Service'],
+          access: 'public',
+          answers: { 200: { description: 'The OpenAPI document.', content: { 'application/json': { schema: { type: 'object' } } } } },
+        }),
       },
-      security: [{ ApiKeyHeader: [] }, { ApiKeyAuthorization: [] }],
-      webhooks: {
-        [STATUS_UPDATED_EVENT]: webhookOperation('A consignment changed status', 'One POST per status change (processing, every carrier status, cancellation)', 'StatusEvent'),
-        [DELETED_EVENT]: webhookOperation('A draft was deleted', 'One POST when a draft is deleted, its last event', 'DeletedEvent'),
-      },
-    } as never,
-    transformObject: (documentObject) => finish((documentObject as { openapiObject: Record<string, unknown> }).openapiObject) as never,
-  });
-  await app.register(swaggerUi, {
-    routePrefix: REFERENCE_PAGE_PATH,
-    // BaseLayout: no top bar (its logo and URL box are Swagger UI's, not ours).
-    uiConfig: { url: OPENAPI_PATH, layout: 'BaseLayout', docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0 },
-    theme: { title: 'consignflow API reference' },
-    staticCSP: true,
-  });
-  app.get(
-    OPENAPI_PATH,
-    {
-      schema: operation({
-        operationId: 'getOpenApiDocument',
-        summary: 'This document',
-        description: 'The OpenAPI 3.1 description of every route the service serves; clients can be generated from it (docs/api.md, "Clients").',
-        tags: ['Service'],
-        access: 'public',
-        answers: { 200: { description: 'The OpenAPI document.', content: { 'application/json': { schema: { type: 'object' } } } } },
-      }),
-    },
-    async () => app.swagger(),
-  );
-}, { name: 'openapi' });
+      async () => app.swagger(),
+    );
+  },
+  { name: 'openapi' },
+);

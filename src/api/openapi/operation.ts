@@ -184,7 +184,10 @@ const IDEMPOTENCY_KEY = z
   .string()
   .regex(/^[\x21-\x7e]{1,255}$/)
   .optional()
-  .meta({ description: 'a retry with the same key (within 24 h) answers the first outcome instead of doing it again; the same key with another body is 422', examples: ['order-1001-try'] });
+  .meta({
+    description: 'a retry with the same key (within 24 h) answers the first outcome instead of doing it again; the same key with another body is 422',
+    examples: ['order-1001-try'],
+  });
 
 /** The Fastify route schema of an operation (read by @fastify/swagger; Fastify itself neither validates nor serialises with it). */
 export function operation(op: Operation): FastifySchema & Record<string, unknown> {

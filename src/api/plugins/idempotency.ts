@@ -44,7 +44,9 @@ export async function idempotent(
   }
   if (typeof header !== 'string' || !KEY_PATTERN.test(header)) throw new DomainError('IDEMPOTENCY_KEY_INVALID', { field: 'Idempotency-Key' });
   const identity = { customerId: request.caller.customerId, scope, key: header };
-  const requestHash = createHash('sha256').update(canonical(request.body ?? null)).digest('hex');
+  const requestHash = createHash('sha256')
+    .update(canonical(request.body ?? null))
+    .digest('hex');
   const claim = await claimIdempotencyKey(db, { ...identity, requestHash, resourceUuid: randomUUID() });
   if (claim.request_hash !== requestHash) throw new DomainError('IDEMPOTENCY_KEY_REUSED', { field: 'Idempotency-Key' });
   if (claim.response_status !== null) {

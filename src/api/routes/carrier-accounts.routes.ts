@@ -20,7 +20,11 @@ const createAccount = operation({
     "Your own account with a carrier: a remote consignment service (`consignment_api`), DHL Express, Sendeo or Kolay Gelsin. Credentials are encrypted at rest and never shown again. The answer's `provider_id` is what drafts use.",
   body: requestSchema('CarrierAccountCreate', carrierAccountBodies.create),
   answers: { 201: { description: 'The account.', schema: AccountEnvelope } },
-  links: { 201: Object.fromEntries(['getCarrierAccount', 'replaceCarrierAccount', 'deleteCarrierAccount'].map((id) => [id, { provider_id: '$response.body#/data/provider_id' }])) },
+  links: {
+    201: Object.fromEntries(
+      ['getCarrierAccount', 'replaceCarrierAccount', 'deleteCarrierAccount'].map((id) => [id, { provider_id: '$response.body#/data/provider_id' }]),
+    ),
+  },
   errors: [503],
 });
 const listAccounts = operation({
@@ -30,7 +34,14 @@ const listAccounts = operation({
   query: pageQuery(),
   answers: { 200: { description: 'A page of accounts.', schema: envelope('CarrierAccountListAnswer', page(CarrierAccountAnswer)) } },
 });
-const getAccount = operation({ ...base, operationId: 'getCarrierAccount', summary: 'A carrier account', params: providerId, answers: { 200: { description: 'The account.', schema: AccountEnvelope } }, errors: [404] });
+const getAccount = operation({
+  ...base,
+  operationId: 'getCarrierAccount',
+  summary: 'A carrier account',
+  params: providerId,
+  answers: { 200: { description: 'The account.', schema: AccountEnvelope } },
+  errors: [404],
+});
 const replaceAccount = operation({
   ...base,
   operationId: 'replaceCarrierAccount',
@@ -58,7 +69,9 @@ export function carrierAccountRoutes(deps: { carrierAccounts: CarrierAccountServ
   return async (app) => {
     app.post('/carrier-accounts', { schema: createAccount }, async (request, reply) => {
       const account = await deps.carrierAccounts.create(request.caller, parseCarrierAccountInput(request.body, 'create'));
-      return reply.code(201).send({ status: true, message: translate(SUCCESS_MESSAGES.CARRIER_ACCOUNT_CREATED, request.locale), data: toCarrierAccountResponse(account) });
+      return reply
+        .code(201)
+        .send({ status: true, message: translate(SUCCESS_MESSAGES.CARRIER_ACCOUNT_CREATED, request.locale), data: toCarrierAccountResponse(account) });
     });
 
     app.get('/carrier-accounts', { schema: listAccounts }, async (request) => {

@@ -59,7 +59,9 @@ const statusUpdates = operation({
   access: 'statusWebhookSecret',
   params: z.object({ provider_id: idParam }),
   bodyOptional: true,
-  body: requestSchema('StatusWebhookBody', z.record(z.string(), z.unknown()), { description: "The remote's notice; its shape is the remote's (ours names `data.barcode`, Kolay Gelsin names its shipments)." }),
+  body: requestSchema('StatusWebhookBody', z.record(z.string(), z.unknown()), {
+    description: "The remote's notice; its shape is the remote's (ours names `data.barcode`, Kolay Gelsin names its shipments).",
+  }),
   answers: {
     202: {
       description: 'Accepted: the consignments it named.',
@@ -84,7 +86,6 @@ const pushEvents = operation({
 });
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
-
 /**
  * Carriers calling us (no customer API key):
  * - `POST /api/v1/carrier-accounts/{provider_id}/status-updates`: a carrier account's status webhook, authenticated
@@ -92,7 +93,11 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  * - `POST /api/v1/providers/{id}/events`: a carrier pushes tracking events, authenticated with its own bearer
  *   token (CARRIER_PUSH_TOKENS). Each event reaches its consignment's workflow by the same path as sandbox events.
  */
-export function carrierCallbackRoutes(deps: { consignments: ConsignmentService; pushTokens: Map<number, string>; carrierAccounts?: CarrierAccountService }): FastifyPluginAsync {
+export function carrierCallbackRoutes(deps: {
+  consignments: ConsignmentService;
+  pushTokens: Map<number, string>;
+  carrierAccounts?: CarrierAccountService;
+}): FastifyPluginAsync {
   return async (app) => {
     /**
      * A remote consignment service's status webhook for one carrier account: authenticated by the secret
@@ -110,9 +115,11 @@ export function carrierCallbackRoutes(deps: { consignments: ConsignmentService; 
         const target = await deps.consignments.carrierChanged(account, names);
         if (target) consignments.push(target.consignment);
       }
-      return reply
-        .code(202)
-        .send({ status: true, message: translate(SUCCESS_MESSAGES.EVENTS_ACCEPTED, request.locale), data: { consignment: consignments[0] ?? null, consignments } });
+      return reply.code(202).send({
+        status: true,
+        message: translate(SUCCESS_MESSAGES.EVENTS_ACCEPTED, request.locale),
+        data: { consignment: consignments[0] ?? null, consignments },
+      });
     });
 
     app.post<{ Params: { id: string } }>('/providers/:id/events', { schema: pushEvents }, async (request, reply) => {

@@ -16,7 +16,13 @@ import { DetailAnswer } from '../mappers/consignment.mapper';
 import { envelope, operation, page } from '../openapi/operation';
 
 const DetailEnvelope = envelope('ConsignmentDetailAnswer', DetailAnswer);
-const lookup = { tags: ['Consignments'], access: 'apiKey', rateLimited: true, answers: { 200: { description: 'The consignment in detail form.', schema: DetailEnvelope } }, errors: [404] } as const;
+const lookup = {
+  tags: ['Consignments'],
+  access: 'apiKey',
+  rateLimited: true,
+  answers: { 200: { description: 'The consignment in detail form.', schema: DetailEnvelope } },
+  errors: [404],
+} as const;
 
 const findByReference = operation({
   ...lookup,
@@ -130,7 +136,11 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): FastifyPluginAsyn
       const kind = CUSTOMS_DOCUMENT_KINDS.find((k) => request.params.file === `${k}.pdf`);
       if (!kind) throw new DomainError('CUSTOMS_DOCUMENT_UNKNOWN');
       const { pdf, fileName } = await deps.customs.document(request.caller, id, kind, request.locale);
-      return reply.type('application/pdf').header('content-disposition', `inline; filename="${fileName}"`).header('cache-control', 'private, no-store').send(pdf);
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="${fileName}"`)
+        .header('cache-control', 'private, no-store')
+        .send(pdf);
     });
 
     app.post<{ Params: { value: string } }>('/consignments/:value/cancel', { schema: cancel }, async (request, reply) => {

@@ -36,7 +36,12 @@ const download = operation({
   access: 'signedLink',
   params: z.object({ id: idParam.meta({ description: 'the document id' }), file: z.string().min(1).max(255).meta({ description: 'its file name' }) }),
   query: z.object({ hash: z.string().min(1).max(255).meta({ description: 'the signature of the link' }) }),
-  answers: { 200: { description: 'The file, as uploaded.', content: Object.fromEntries(DOCUMENT_TYPES.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])) } },
+  answers: {
+    200: {
+      description: 'The file, as uploaded.',
+      content: Object.fromEntries(DOCUMENT_TYPES.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+    },
+  },
   errors: [403, 404],
 });
 
@@ -62,7 +67,11 @@ export function documentRoutes(deps: { documents: DocumentService; labelLinks: L
         }
       }
       if (!stored) throw new DomainError('VALIDATION_FAILED', [{ code: 'NOT_BLANK', field: 'file' }]);
-      return reply.code(201).send({ status: true, message: translate(SUCCESS_MESSAGES.DOCUMENT_UPLOADED, request.locale), data: toDocumentResponse(stored, deps.labelLinks.documentUrl) });
+      return reply.code(201).send({
+        status: true,
+        message: translate(SUCCESS_MESSAGES.DOCUMENT_UPLOADED, request.locale),
+        data: toDocumentResponse(stored, deps.labelLinks.documentUrl),
+      });
     });
   };
 }

@@ -20,7 +20,16 @@ const CREATE_EXAMPLE = {
   preference: 1,
   consignor: { name: 'Ayşe Yılmaz', country: 'TR', city: 'İstanbul', address: 'Caferağa Mah. Moda Cd. 1', phone_number: '+905551112233' },
   consignee: { name: 'Hans Müller', country: 'DE', city: 'Berlin', address: 'Unter den Linden 1', phone_number: '+4930123456' },
-  packages: [{ package_type: 1, weight: 1.2, length: 30, width: 20, height: 10, items: [{ description: 'Ceramic mug', quantity: 2, unit_price: 9.5, currency_code: 'EUR', origin: 'TR', gtip: '691200' }] }],
+  packages: [
+    {
+      package_type: 1,
+      weight: 1.2,
+      length: 30,
+      width: 20,
+      height: 10,
+      items: [{ description: 'Ceramic mug', quantity: 2, unit_price: 9.5, currency_code: 'EUR', origin: 'TR', gtip: '691200' }],
+    },
+  ],
 };
 
 const createDraft = operation({
@@ -29,11 +38,20 @@ const createDraft = operation({
   description: 'The draft starts in status 24. Unknown fields are ignored; every problem is reported at once. A `reference_no` is unique per customer (409).',
   tags: ['Drafts'],
   access: 'apiKey',
-  body: requestSchema('DraftCreate', draftSchemas.create, { description: 'A new draft: `consignor` and `consignee` are required (may be `{}`); docs/api.md, "Draft fields".' }),
+  body: requestSchema('DraftCreate', draftSchemas.create, {
+    description: 'A new draft: `consignor` and `consignee` are required (may be `{}`); docs/api.md, "Draft fields".',
+  }),
   bodyExample: CREATE_EXAMPLE,
   idempotent: true,
   answers: { 201: { description: 'The draft.', schema: DraftEnvelope } },
-  links: { 201: { updateDraft: { id: '$response.body#/data/id' }, processDraft: { id: '$response.body#/data/id' }, getConsignmentDetails: { id: '$response.body#/data/id' }, cancelConsignment: { value: '$response.body#/data/id' } } },
+  links: {
+    201: {
+      updateDraft: { id: '$response.body#/data/id' },
+      processDraft: { id: '$response.body#/data/id' },
+      getConsignmentDetails: { id: '$response.body#/data/id' },
+      cancelConsignment: { value: '$response.body#/data/id' },
+    },
+  },
   errors: [409, 422, 503],
 });
 
@@ -44,7 +62,9 @@ const updateDraft = operation({
   tags: ['Drafts'],
   access: 'apiKey',
   params: draftId,
-  body: requestSchema('DraftUpdate', draftSchemas.update, { description: 'Only the fields sent change: party fields merge, a sent `packages` list replaces the old one.' }),
+  body: requestSchema('DraftUpdate', draftSchemas.update, {
+    description: 'Only the fields sent change: party fields merge, a sent `packages` list replaces the old one.',
+  }),
   bodyExample: { consignee: { city: 'Hamburg' } },
   bodyOptional: true,
   answers: { 200: { description: 'The changed draft.', schema: DraftEnvelope } },
@@ -59,7 +79,9 @@ const deleteDraft = operation({
   tags: ['Drafts'],
   access: 'apiKey',
   params: draftId,
-  answers: { 200: { description: 'Deleted.', schema: envelope('DeletedDraftAnswer', z.object({ consignment: z.int().meta({ description: 'the id the draft had' }) })) } },
+  answers: {
+    200: { description: 'Deleted.', schema: envelope('DeletedDraftAnswer', z.object({ consignment: z.int().meta({ description: 'the id the draft had' }) })) },
+  },
   errors: [404, 409, 503],
 });
 
@@ -73,7 +95,9 @@ const processDraft = operation({
   params: draftId,
   body: requestSchema(
     'ProcessDraft',
-    draftSchemas.update.extend({ label_format: z.enum(LABEL_FORMATS).optional().meta({ description: 'extension: `zpl` for thermal printers; default `pdf`' }) }),
+    draftSchemas.update.extend({
+      label_format: z.enum(LABEL_FORMATS).optional().meta({ description: 'extension: `zpl` for thermal printers; default `pdf`' }),
+    }),
     { description: 'Optional: draft fields to apply before processing (all or nothing), and the label format.' },
   ),
   bodyOptional: true,
@@ -130,9 +154,11 @@ export function draftRoutes(deps: { db: Queryable; consignments: ConsignmentServ
     app.post<{ Params: { id: string } }>('/consignments/draft/:id/start-process', { schema: processDraft }, async (request, reply) => {
       const id = parseId(request.params.id, 'draft_consignment_id');
       const body = request.body === undefined ? {} : request.body;
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_TYPE', params: { type: 'object' } }]);
+      if (typeof body !== 'object' || body === null || Array.isArray(body))
+        throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_TYPE', params: { type: 'object' } }]);
       const { label_format: format = 'pdf', ...fields } = body as Record<string, unknown>;
-      if (!(LABEL_FORMATS as readonly unknown[]).includes(format)) throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_CHOICE', field: 'label_format' }]);
+      if (!(LABEL_FORMATS as readonly unknown[]).includes(format))
+        throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_CHOICE', field: 'label_format' }]);
       const patch = request.body === undefined || Object.keys(fields).length === 0 ? null : parseDraftInput(fields, 'update');
       // With an Idempotency-Key the key names the workflow update too: a retry, even after a crash, gets the first outcome.
       const keyed = request.headers['idempotency-key'] !== undefined;

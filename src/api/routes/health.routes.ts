@@ -5,7 +5,10 @@ import { errorEnvelope } from '../errors';
 import { answerSchema, envelope, operation } from '../openapi/operation';
 
 const Report = z.object({ database: z.boolean(), temporal: z.boolean(), worker: z.boolean() });
-const Down = answerSchema('HealthDown', z.object({ status: z.literal(false), errors: z.array(z.object({ message: z.string(), field: z.string().optional() })), data: Report }));
+const Down = answerSchema(
+  'HealthDown',
+  z.object({ status: z.literal(false), errors: z.array(z.object({ message: z.string(), field: z.string().optional() })), data: Report }),
+);
 const Up = envelope('HealthAnswer', Report);
 const health = (operationId: string, summary: string) =>
   operation({

@@ -57,13 +57,17 @@ const importCorrections = operation({
   ...base,
   operationId: 'listImportCorrections',
   summary: 'What address resolution corrected, row by row',
-  description: "With the import option `address_resolver_type` 1 or 2: each party field of an order that the address data corrected (state, city, postal code), with the order's first row. Each is also an entry in the consignment's history.",
+  description:
+    "With the import option `address_resolver_type` 1 or 2: each party field of an order that the address data corrected (state, city, postal code), with the order's first row. Each is also an entry in the consignment's history.",
   params: importId,
   query: pageQuery({ defaultLimit: 100, maxLimit: 1000 }),
   answers: {
     200: {
       description: 'The corrections.',
-      schema: envelope('ImportCorrectionListAnswer', page(z.object({ row: z.int(), order: z.string().nullable(), field: z.string(), from: z.string().nullable(), to: z.string() }))),
+      schema: envelope(
+        'ImportCorrectionListAnswer',
+        page(z.object({ row: z.int(), order: z.string().nullable(), field: z.string(), from: z.string().nullable(), to: z.string() })),
+      ),
     },
   },
   errors: [404],
@@ -75,7 +79,14 @@ const listImports = operation({
   query: pageQuery({ defaultLimit: 20 }),
   answers: { 200: { description: 'A page of imports, newest first.', schema: envelope('ImportListAnswer', page(ImportAnswer)) } },
 });
-const getImport = operation({ ...base, operationId: 'getImport', summary: 'An import and its progress', params: importId, answers: { 200: { description: 'The import.', schema: ImportEnvelope } }, errors: [404] });
+const getImport = operation({
+  ...base,
+  operationId: 'getImport',
+  summary: 'An import and its progress',
+  params: importId,
+  answers: { 200: { description: 'The import.', schema: ImportEnvelope } },
+  errors: [404],
+});
 const importErrors = operation({
   ...base,
   operationId: 'listImportErrors',
@@ -138,11 +149,14 @@ export function importRoutes(deps: { db: Queryable; imports: ImportService }): F
     app.post('/imports', { bodyLimit: JSON_IMPORT_LIMIT_BYTES, schema: startImport }, async (request, reply) => {
       let received: { upload: StoredUpload; rawOptions: unknown };
       try {
-        received = await deps.imports.receiveUpload(request.isMultipart() ? { kind: 'multipart', parts: request.parts() } : { kind: 'json', body: request.body });
+        received = await deps.imports.receiveUpload(
+          request.isMultipart() ? { kind: 'multipart', parts: request.parts() } : { kind: 'json', body: request.body },
+        );
       } catch (error) {
         // The multipart parser's own limit (one byte over ours) cut the file short: too large, in our words.
         const code = (error as { code?: string }).code;
-        if (code === 'FST_REQ_FILE_TOO_LARGE') throw new DomainError('IMPORT_FILE_TOO_LARGE', { field: 'file', params: { max: Math.round(deps.imports.maxFileBytes / 1024 / 1024) } });
+        if (code === 'FST_REQ_FILE_TOO_LARGE')
+          throw new DomainError('IMPORT_FILE_TOO_LARGE', { field: 'file', params: { max: Math.round(deps.imports.maxFileBytes / 1024 / 1024) } });
         throw error;
       }
       const { upload: stored, rawOptions } = received;
@@ -154,7 +168,10 @@ export function importRoutes(deps: { db: Queryable; imports: ImportService }): F
         return await idempotent(deps.db, request, reply, 'import', async (uuid) => {
           const record = await deps.imports.start(request.caller, stored, options, uuid);
           started = true;
-          return { status: 202, body: { status: true, message: translate(SUCCESS_MESSAGES.IMPORT_ACCEPTED, request.locale), data: toImportResponse(record, request.locale) } };
+          return {
+            status: 202,
+            body: { status: true, message: translate(SUCCESS_MESSAGES.IMPORT_ACCEPTED, request.locale), data: toImportResponse(record, request.locale) },
+          };
         });
       } finally {
         // A refusal or a replay of an earlier request leaves this copy of the file unused.
@@ -165,7 +182,15 @@ export function importRoutes(deps: { db: Queryable; imports: ImportService }): F
     app.get('/imports', { schema: listImports }, async (request) => {
       const page = parsePageRequest(request.query, { defaultLimit: 20 });
       const { imports, total } = await deps.imports.list(request.caller, page);
-      return { status: true, message: null, data: pageResponse(imports.map((r) => toImportResponse(r, request.locale)), page, total) };
+      return {
+        status: true,
+        message: null,
+        data: pageResponse(
+          imports.map((r) => toImportResponse(r, request.locale)),
+          page,
+          total,
+        ),
+      };
     });
 
     app.get<{ Params: { id: string } }>('/imports/:id', { schema: getImport }, async (request) => {

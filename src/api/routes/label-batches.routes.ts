@@ -16,7 +16,10 @@ const batchAnswer: Answer = {
   headers: {
     'X-Labels-Count': { description: 'how many consignments have their labels in the file', schema: { type: 'integer' } },
     'X-Labels-Missing': { description: 'how many consignments asked for have no label in the file (see the notes page)', schema: { type: 'integer' } },
-    'X-Labels-Missing-Entries': { description: `the missing entries, comma-separated, when that list is at most ${MISSING_HEADER_MAX_CHARS} characters`, schema: { type: 'string' } },
+    'X-Labels-Missing-Entries': {
+      description: `the missing entries, comma-separated, when that list is at most ${MISSING_HEADER_MAX_CHARS} characters`,
+      schema: { type: 'string' },
+    },
   },
 };
 
@@ -35,7 +38,8 @@ const batch = operation({
 const importLabels = operation({
   operationId: 'importLabels',
   summary: "An import's labels in one file",
-  description: "The labels of the import's consignments in the order of its file, merged as `POST /labels/batch` merges them (its orders that made no consignment are in the import's errors instead).",
+  description:
+    "The labels of the import's consignments in the order of its file, merged as `POST /labels/batch` merges them (its orders that made no consignment are in the import's errors instead).",
   tags: ['Labels'],
   access: 'apiKey',
   params: z.object({ id: z.string().min(1).max(255).meta({ description: 'the import id (a UUID)' }) }),

@@ -12,7 +12,14 @@ const download = operation({
   description: "The `file_url` of a lookup's labels: signed, so no API key is needed. `{barcode}.pdf` is the PDF, `{barcode}.zpl` the ZPL of the same label.",
   tags: ['Labels'],
   access: 'signedLink',
-  params: z.object({ id: idParam.meta({ description: 'the label id' }), file: z.string().min(1).max(255).meta({ description: 'the file name', examples: ['CF00000000012.pdf'] }) }),
+  params: z.object({
+    id: idParam.meta({ description: 'the label id' }),
+    file: z
+      .string()
+      .min(1)
+      .max(255)
+      .meta({ description: 'the file name', examples: ['CF00000000012.pdf'] }),
+  }),
   query: z.object({ hash: z.string().min(1).max(255).meta({ description: 'the signature of the link' }) }),
   answers: {
     200: {

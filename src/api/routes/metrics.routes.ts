@@ -23,8 +23,7 @@ export function metricsRoutes(deps: { metrics: Metrics; sdkMetrics?: () => Promi
 
 /** Counts every answered request by its route pattern (not its URL: ids would make a series each). */
 export const countRequests =
-  (metrics: Metrics) =>
-  async (request: { method: string; routeOptions: { url?: string } }, reply: { statusCode: number; elapsedTime: number }) => {
+  (metrics: Metrics) => async (request: { method: string; routeOptions: { url?: string } }, reply: { statusCode: number; elapsedTime: number }) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
     metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);

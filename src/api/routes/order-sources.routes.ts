@@ -15,7 +15,9 @@ const sourceId = z.object({ id: z.string().min(1).max(64).meta({ description: 't
 const SourceEnvelope = envelope('OrderSourceAnswer', OrderSourceAnswer);
 const base = { tags: ['Order sources'], access: 'apiKey' } as const;
 const sourceLinks = (status: number) => ({
-  [status]: Object.fromEntries(['getOrderSource', 'replaceOrderSource', 'deleteOrderSource', 'listOrderEvents'].map((id) => [id, { id: '$response.body#/data/id' }])),
+  [status]: Object.fromEntries(
+    ['getOrderSource', 'replaceOrderSource', 'deleteOrderSource', 'listOrderEvents'].map((id) => [id, { id: '$response.body#/data/id' }]),
+  ),
 });
 
 const createSource = operation({
@@ -35,7 +37,14 @@ const listSources = operation({
   query: pageQuery(),
   answers: { 200: { description: 'A page of sources.', schema: envelope('OrderSourceListAnswer', page(OrderSourceAnswer)) } },
 });
-const getSource = operation({ ...base, operationId: 'getOrderSource', summary: 'An order source', params: sourceId, answers: { 200: { description: 'The source.', schema: SourceEnvelope } }, errors: [404] });
+const getSource = operation({
+  ...base,
+  operationId: 'getOrderSource',
+  summary: 'An order source',
+  params: sourceId,
+  answers: { 200: { description: 'The source.', schema: SourceEnvelope } },
+  errors: [404],
+});
 const replaceSource = operation({
   ...base,
   operationId: 'replaceOrderSource',
@@ -78,7 +87,9 @@ const receiveOrders = operation({
     required: true,
     content: {
       'application/json': { schema: { type: 'object', description: 'the order, as the platform sends it (Shopify `Order`, WooCommerce REST `order`)' } },
-      'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { webhook_id: { type: 'string' } }, description: "WooCommerce's ping when a webhook is saved" } },
+      'application/x-www-form-urlencoded': {
+        schema: { type: 'object', properties: { webhook_id: { type: 'string' } }, description: "WooCommerce's ping when a webhook is saved" },
+      },
     },
   },
   answers: {
@@ -114,7 +125,11 @@ export function orderSourceRoutes(deps: { orderSources: OrderSourceService }): F
       return { status: true, message: null, data: pageResponse(rows.map(show), pageRequest, total) };
     });
 
-    app.get<SourceParams>('/order-sources/:id', { schema: getSource }, async (request) => ({ status: true, message: null, data: show(await deps.orderSources.get(request.caller, request.params.id)) }));
+    app.get<SourceParams>('/order-sources/:id', { schema: getSource }, async (request) => ({
+      status: true,
+      message: null,
+      data: show(await deps.orderSources.get(request.caller, request.params.id)),
+    }));
 
     app.put<SourceParams>('/order-sources/:id', { schema: replaceSource }, async (request) => {
       await deps.orderSources.get(request.caller, request.params.id);
@@ -130,7 +145,15 @@ export function orderSourceRoutes(deps: { orderSources: OrderSourceService }): F
     app.get<SourceParams>('/order-sources/:id/events', { schema: listEvents }, async (request) => {
       const pageRequest = parsePageRequest(request.query);
       const { rows, total } = await deps.orderSources.events(request.caller, request.params.id, pageRequest);
-      return { status: true, message: null, data: pageResponse(rows.map((e) => toOrderEventResponse(e, request.locale)), pageRequest, total) };
+      return {
+        status: true,
+        message: null,
+        data: pageResponse(
+          rows.map((e) => toOrderEventResponse(e, request.locale)),
+          pageRequest,
+          total,
+        ),
+      };
     });
   };
 }
@@ -156,7 +179,13 @@ export function orderDeliveryRoutes(deps: { orderSources: OrderSourceService }):
         default:
           return {
             status: true,
-            message: t(outcome.kind === 'redelivered' ? SUCCESS_MESSAGES.ORDER_EVENT_REDELIVERED : outcome.event.action === 'cancel' ? SUCCESS_MESSAGES.ORDER_CANCEL_QUEUED : SUCCESS_MESSAGES.ORDER_EVENT_QUEUED),
+            message: t(
+              outcome.kind === 'redelivered'
+                ? SUCCESS_MESSAGES.ORDER_EVENT_REDELIVERED
+                : outcome.event.action === 'cancel'
+                  ? SUCCESS_MESSAGES.ORDER_CANCEL_QUEUED
+                  : SUCCESS_MESSAGES.ORDER_EVENT_QUEUED,
+            ),
             data: { outcome: outcome.kind, event: outcome.event.id, state: outcome.event.state },
           };
       }

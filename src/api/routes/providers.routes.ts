@@ -14,7 +14,6 @@ const ACCOUNT_LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="160" he
 </svg>
 `;
 
-
 const logo = operation({
   operationId: 'getProviderLogo',
   summary: "A provider's logo",
@@ -64,13 +63,16 @@ export function providerRoutes(deps: { providers?: ProviderService }): FastifyPl
       if (!logo) throw new DomainError('ROUTE_NOT_FOUND', { params: { method: request.method, url: request.url } });
       return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(logo);
     });
-
   };
 }
 
 /** `GET /api/v1/providers`: what the caller can ship with (built-in carriers and its own carrier accounts). */
 export function providerListRoutes(deps: { providers: ProviderService }): FastifyPluginAsync {
   return async (app) => {
-    app.get('/providers', { schema: listProviders }, async (request) => ({ status: true, message: null, data: await deps.providers.list(request.caller.customerId) }));
+    app.get('/providers', { schema: listProviders }, async (request) => ({
+      status: true,
+      message: null,
+      data: await deps.providers.list(request.caller.customerId),
+    }));
   };
 }

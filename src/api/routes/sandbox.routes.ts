@@ -20,7 +20,8 @@ const eventBody = z.object({
 const emit = operation({
   operationId: 'emitSandboxEvent',
   summary: 'Make a sandbox carrier emit a tracking event',
-  description: 'For trying the lifecycle without a real carrier: the event reaches the consignment as a carrier event would (202; applied shortly). Only for consignments booked with a sandbox carrier (409 otherwise).',
+  description:
+    'For trying the lifecycle without a real carrier: the event reaches the consignment as a carrier event would (202; applied shortly). Only for consignments booked with a sandbox carrier (409 otherwise).',
   tags: ['Sandbox'],
   access: 'apiKey',
   params: z.object({ id: idParam }),
@@ -40,14 +41,17 @@ export function sandboxRoutes(deps: { consignments: ConsignmentService; sandboxP
       const id = parseId(request.params.id, 'consignment_id');
       const event = parseOrRefuse(eventBody, request.body ?? {}, (path) => path.join('.') || 'event');
       const { consignment } = await deps.consignments.find({ id, customerId: request.caller.customerId });
-      if (consignment.provider_id === null || !deps.sandboxProviders.has(consignment.provider_id) || !consignment.tracking_code) throw new DomainError('NOT_SANDBOX_CONSIGNMENT');
+      if (consignment.provider_id === null || !deps.sandboxProviders.has(consignment.provider_id) || !consignment.tracking_code)
+        throw new DomainError('NOT_SANDBOX_CONSIGNMENT');
       const eventId = event.event_id ?? randomUUID();
       await deps.consignments.ingestCarrierEvent(
         consignment.provider_id,
         consignment.tracking_code,
         carrierEventOf(consignment.provider_id, { eventId, event: event.event, location: event.location, message: event.message }),
       );
-      return reply.code(202).send({ status: true, message: translate(SUCCESS_MESSAGES.EVENT_ACCEPTED, request.locale), data: { consignment: consignment.id, event_id: eventId } });
+      return reply
+        .code(202)
+        .send({ status: true, message: translate(SUCCESS_MESSAGES.EVENT_ACCEPTED, request.locale), data: { consignment: consignment.id, event_id: eventId } });
     });
   };
 }

@@ -7,7 +7,6 @@ import { formatTimestamp } from '../mappers/timestamps';
 import { envelope, operation } from '../openapi/operation';
 import { providerIdOf, providerIdParams, textParam } from './params';
 
-
 const track = operation({
   operationId: 'trackConsignment',
   summary: 'Public tracking view',
@@ -26,7 +25,15 @@ const track = operation({
           status: z.int(),
           status_name: z.string(),
           status_message: z.string(),
-          details: z.array(z.object({ status: z.int(), status_name: z.string(), status_description: z.string(), status_datetime: z.string(), location: z.string().nullable() })),
+          details: z.array(
+            z.object({
+              status: z.int(),
+              status_name: z.string(),
+              status_description: z.string(),
+              status_datetime: z.string(),
+              location: z.string().nullable(),
+            }),
+          ),
         }),
       ),
     },

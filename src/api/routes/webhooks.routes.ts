@@ -28,11 +28,19 @@ const createWebhook = operation({
   ...base,
   operationId: 'createWebhook',
   summary: 'Register a webhook',
-  description: 'Status changes of your consignments are POSTed to `endpoint`, signed (docs/webhooks.md). The answer carries the signing `secret`, shown only here.',
+  description:
+    'Status changes of your consignments are POSTed to `endpoint`, signed (docs/webhooks.md). The answer carries the signing `secret`, shown only here.',
   body: requestSchema('WebhookCreate', webhookSchemas.create),
   bodyExample: CREATE_EXAMPLE,
   answers: { 201: { description: 'The webhook and its secret.', schema: envelope('CreatedWebhookAnswer', CreatedWebhookAnswer) } },
-  links: { 201: Object.fromEntries(['getWebhook', 'updateWebhook', 'replaceWebhook', 'deleteWebhook', 'listWebhookDeliveries'].map((id) => [id, { webhook_id: '$response.body#/data/webhook_id' }])) },
+  links: {
+    201: Object.fromEntries(
+      ['getWebhook', 'updateWebhook', 'replaceWebhook', 'deleteWebhook', 'listWebhookDeliveries'].map((id) => [
+        id,
+        { webhook_id: '$response.body#/data/webhook_id' },
+      ]),
+    ),
+  },
 });
 const listWebhooks = operation({
   ...base,
@@ -41,7 +49,14 @@ const listWebhooks = operation({
   query: pageQuery(),
   answers: { 200: { description: 'A page of webhooks.', schema: envelope('WebhookListAnswer', page(WebhookDetailAnswer)) } },
 });
-const getWebhook = operation({ ...base, operationId: 'getWebhook', summary: 'A webhook', params: webhookId, answers: { 200: { description: 'The webhook.', schema: DetailEnvelope } }, errors: [404] });
+const getWebhook = operation({
+  ...base,
+  operationId: 'getWebhook',
+  summary: 'A webhook',
+  params: webhookId,
+  answers: { 200: { description: 'The webhook.', schema: DetailEnvelope } },
+  errors: [404],
+});
 const WebhookReplace = requestSchema('WebhookReplace', webhookSchemas.replace);
 const WebhookPatch = requestSchema('WebhookPatch', webhookSchemas.patch);
 const changeWebhook = (method: 'PUT' | 'PATCH'): Operation => ({
@@ -95,7 +110,9 @@ export function webhookRoutes(deps: { webhooks: WebhookService }): FastifyPlugin
     app.post('/webhooks', { schema: createWebhook }, async (request, reply) => {
       const input = parseWebhookInput(request.body, 'create') as WebhookInput;
       const { webhook, secret } = await deps.webhooks.create(request.caller, input);
-      return reply.code(201).send({ status: true, message: translate(SUCCESS_MESSAGES.WEBHOOK_CREATED, request.locale), data: { ...toWebhookResponse(webhook), secret } });
+      return reply
+        .code(201)
+        .send({ status: true, message: translate(SUCCESS_MESSAGES.WEBHOOK_CREATED, request.locale), data: { ...toWebhookResponse(webhook), secret } });
     });
 
     app.get('/webhooks', { schema: listWebhooks }, async (request) => {
@@ -135,11 +152,15 @@ export function webhookRoutes(deps: { webhooks: WebhookService }): FastifyPlugin
       return { status: true, message: null, data: pageResponse(rows.map(toDeliveryResponse), page, total) };
     });
 
-    app.post<{ Params: { webhook_id: string; event_id: string } }>('/webhooks/:webhook_id/deliveries/:event_id/redeliver', { schema: redeliver }, async (request, reply) => {
-      const eventId = request.params.event_id.trim();
-      if (!eventId) throw new DomainError('WEBHOOK_EVENT_NOT_FOUND');
-      const data = await deps.webhooks.redeliver(request.caller, request.params.webhook_id, eventId);
-      return reply.code(202).send({ status: true, message: translate(SUCCESS_MESSAGES.WEBHOOK_REDELIVERY_SCHEDULED, request.locale), data });
-    });
+    app.post<{ Params: { webhook_id: string; event_id: string } }>(
+      '/webhooks/:webhook_id/deliveries/:event_id/redeliver',
+      { schema: redeliver },
+      async (request, reply) => {
+        const eventId = request.params.event_id.trim();
+        if (!eventId) throw new DomainError('WEBHOOK_EVENT_NOT_FOUND');
+        const data = await deps.webhooks.redeliver(request.caller, request.params.webhook_id, eventId);
+        return reply.code(202).send({ status: true, message: translate(SUCCESS_MESSAGES.WEBHOOK_REDELIVERY_SCHEDULED, request.locale), data });
+      },
+    );
   };
 }

@@ -164,9 +164,10 @@ export interface KolayGelsinDouble {
 
 const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, allowUnionTypes: true });
 addFormats(ajv);
-const validators = Object.fromEntries(
-  Object.entries(KOLAY_GELSIN_REQUEST_SCHEMAS).map(([op, schema]) => [op, ajv.compile(schema)]),
-) as Record<KolayGelsinOperation, ValidateFunction>;
+const validators = Object.fromEntries(Object.entries(KOLAY_GELSIN_REQUEST_SCHEMAS).map(([op, schema]) => [op, ajv.compile(schema)])) as Record<
+  KolayGelsinOperation,
+  ValidateFunction
+>;
 const validateCargoHeaders = ajv.compile(cargoEventTypesHeadersSchema);
 export const validateWebhookPayload = ajv.compile(webhookPayloadSchema);
 
@@ -287,7 +288,16 @@ export async function startKolayGelsinDouble(options: KolayGelsinDoubleOptions =
   const deliveries = new Map<string, KolayGelsinDelivery>();
   const documents = new Map<string, { type: number; pdf: Buffer }>();
   const webhooks: PushedWebhook[] = [];
-  const fault = { fail: 0, failStatus: 500 as 500 | 503, hang: 0, refuse: 0, refusal: {} as RefusalFault, drop: 0, dropOperation: undefined as KolayGelsinOperation | undefined, hangOperation: undefined as KolayGelsinOperation | undefined };
+  const fault = {
+    fail: 0,
+    failStatus: 500 as 500 | 503,
+    hang: 0,
+    refuse: 0,
+    refusal: {} as RefusalFault,
+    drop: 0,
+    dropOperation: undefined as KolayGelsinOperation | undefined,
+    hangOperation: undefined as KolayGelsinOperation | undefined,
+  };
 
   const envelopeError = (message: string, code = 500, outcome: RecordedRequest['outcome'] = 'refused', errors?: string[]) =>
     new HttpAnswer(errorHttpStatus, kolayGelsinResponses.error(message, code), outcome, errors);
@@ -424,13 +434,14 @@ export async function startKolayGelsinDouble(options: KolayGelsinDoubleOptions =
 
   function answer(method: string, path: string, headers: IncomingHttpHeaders, raw: string, rec: RecordedRequest): HttpAnswer {
     const op = path.startsWith(`${KOLAY_GELSIN_BASE_PATH}/`) ? path.slice(KOLAY_GELSIN_BASE_PATH.length + 1) : '';
-    if (!(op in KOLAY_GELSIN_REQUEST_SCHEMAS)) return new HttpAnswer(404, { Message: `No HTTP resource was found that matches the request URI '${path}'.` }, 'not-found');
+    if (!(op in KOLAY_GELSIN_REQUEST_SCHEMAS))
+      return new HttpAnswer(404, { Message: `No HTTP resource was found that matches the request URI '${path}'.` }, 'not-found');
     const operation = op as KolayGelsinOperation;
     rec.operation = operation;
     if (method !== 'POST') return new HttpAnswer(405, { Message: `The requested resource does not support http method '${method}'.` }, 'not-found');
     if (!authorised(headers.authorization)) return new HttpAnswer(401, kolayGelsinResponses.unauthorized(), 'unauthorized');
     if (!/^application\/json\b/i.test(headers['content-type'] ?? '')) {
-      return new HttpAnswer(415, { Message: 'The request entity\'s media type is not supported for this resource.' }, 'bad-media-type');
+      return new HttpAnswer(415, { Message: "The request entity's media type is not supported for this resource." }, 'bad-media-type');
     }
     let body: unknown;
     try {
@@ -508,7 +519,10 @@ export async function startKolayGelsinDouble(options: KolayGelsinDoubleOptions =
 
   const webhookPayload = (shipmentId: string, all = false): ShipmentItemStatusModel[] => {
     const d = mustGet(shipmentId);
-    return kolayGelsinResponses.webhook(d.items.map((i) => itemModel(d, i)), all ? d.events : d.events.slice(-1));
+    return kolayGelsinResponses.webhook(
+      d.items.map((i) => itemModel(d, i)),
+      all ? d.events : d.events.slice(-1),
+    );
   };
 
   return {

@@ -165,7 +165,10 @@ const senderCustomer: Schema = {
 /** SenderInvoiceAmount (api-docs.md, decimal; its example sends "20" as a string): number or decimal string. */
 const invoiceAmount: Schema = {
   description: 'Tahsilatlı kargo ürün bedeli',
-  anyOf: [{ type: 'number', minimum: 0 }, { type: 'string', pattern: '^[0-9]+([.,][0-9]+)?$' }],
+  anyOf: [
+    { type: 'number', minimum: 0 },
+    { type: 'string', pattern: '^[0-9]+([.,][0-9]+)?$' },
+  ],
 };
 
 /** Fields api-docs.md adds to both shipment bodies (not in swagger SaveShipmentBodyModel). */

@@ -87,9 +87,17 @@ export const MYDHL_REFUSALS = {
       "7008: The requested Special Service Code  #/valueAddedServices/0/serviceCode 'xx' is not available between this origin and destination. Please validate the products and services combination (via the /rates or /products service) or contact our customer service.",
   },
   /** POST /pickups 400 example */
-  accountNotAllowed: { status: 400, title: 'Bad request', detail: '8003: Account not allowed for this service. Please contact your DHL Express representative.' },
+  accountNotAllowed: {
+    status: 400,
+    title: 'Bad request',
+    detail: '8003: Account not allowed for this service. Please contact your DHL Express representative.',
+  },
   /** every operation's 500 example (the document writes `code: '500'`; we send `status`) */
-  processFailure: { status: 500, title: 'Internal Server Error', detail: '999: Process failure occurred. Process ID associated for that transaction (1234567890)' },
+  processFailure: {
+    status: 500,
+    title: 'Internal Server Error',
+    detail: '999: Process failure occurred. Process ID associated for that transaction (1234567890)',
+  },
 } as const;
 
 export type MyDhlFault =
@@ -211,7 +219,19 @@ function validatorFor(ajv: Ajv, schema: SchemaObject): ValidateFunction {
 }
 
 const typeName = (v: unknown) =>
-  v === null ? 'Null' : Array.isArray(v) ? 'JSONArray' : typeof v === 'object' ? 'JSONObject' : typeof v === 'number' ? (Number.isInteger(v) ? 'Integer' : 'BigDecimal') : typeof v === 'boolean' ? 'Boolean' : 'String';
+  v === null
+    ? 'Null'
+    : Array.isArray(v)
+      ? 'JSONArray'
+      : typeof v === 'object'
+        ? 'JSONObject'
+        : typeof v === 'number'
+          ? Number.isInteger(v)
+            ? 'Integer'
+            : 'BigDecimal'
+          : typeof v === 'boolean'
+            ? 'Boolean'
+            : 'String';
 const cap = (s: unknown) => String(s).charAt(0).toUpperCase() + String(s).slice(1);
 const sizeOf = (v: unknown) => (typeof v === 'string' || Array.isArray(v) ? v.length : v && typeof v === 'object' ? Object.keys(v).length : 0);
 
@@ -466,19 +486,31 @@ export async function startMyDhlDouble(options: MyDhlDoubleOptions = {}): Promis
       ...(packageReferenceNumber === undefined ? {} : { packageReferenceNumber }),
     });
     const perPiece = pieceIds.map((p, i) => labelDocument([p], i + 1));
-    const documents: MyDhlShipmentDocument[] = !options.labelPerPiece ? [labelDocument(pieceIds)] : options.labelPerPiece === 'reversed' ? perPiece.reverse() : perPiece;
+    const documents: MyDhlShipmentDocument[] = !options.labelPerPiece
+      ? [labelDocument(pieceIds)]
+      : options.labelPerPiece === 'reversed'
+        ? perPiece.reverse()
+        : perPiece;
     // "Note that invoice and shipment receipt will always come back as PDF" (outputImageProperties.encodingFormat);
     // the waybill document comes in the label's format.
     if (requested('waybillDoc')) {
       documents.push(
         encoding === 'pdf'
           ? { imageFormat: 'PDF', content: minimalPdf([`WAYBILL DOC ${awb}`]).toString('base64'), typeCode: 'waybillDoc' }
-          : { imageFormat: encoding.toUpperCase(), content: Buffer.from(`^XA^CI28^FO30,30^A0N,40,40^FDWAYBILL DOC ${awb}^FS^XZ`).toString('base64'), typeCode: 'waybillDoc' },
+          : {
+              imageFormat: encoding.toUpperCase(),
+              content: Buffer.from(`^XA^CI28^FO30,30^A0N,40,40^FDWAYBILL DOC ${awb}^FS^XZ`).toString('base64'),
+              typeCode: 'waybillDoc',
+            },
       );
     }
     if (requested('invoice')) {
       const inv = asRecord(asRecord(content.exportDeclaration).invoice);
-      documents.push({ imageFormat: 'PDF', content: minimalPdf([`COMMERCIAL INVOICE ${String(inv.number ?? '')}`, `WAYBILL ${awb}`]).toString('base64'), typeCode: 'invoice' });
+      documents.push({
+        imageFormat: 'PDF',
+        content: minimalPdf([`COMMERCIAL INVOICE ${String(inv.number ?? '')}`, `WAYBILL ${awb}`]).toString('base64'),
+        typeCode: 'invoice',
+      });
     }
 
     let dispatchConfirmationNumber: string | undefined;
@@ -511,7 +543,9 @@ export async function startMyDhlDouble(options: MyDhlDoubleOptions = {}): Promis
         pieceTrackingNumbers: pieceIds,
         documents,
         dispatchConfirmationNumber,
-        ...(body.getRateEstimates === true ? { shipmentCharges: [{ currencyType: 'BILLC', priceCurrency: currency, price: Math.round(price * 100) / 100 }] } : {}),
+        ...(body.getRateEstimates === true
+          ? { shipmentCharges: [{ currencyType: 'BILLC', priceCurrency: currency, price: Math.round(price * 100) / 100 }] }
+          : {}),
         ...(edd.isRequested === true
           ? { estimatedDeliveryDate: { estimatedDeliveryDate: addDays(shippedOn, transit), estimatedDeliveryType: String(edd.typeCode ?? 'QDDF') } }
           : {}),
@@ -529,10 +563,9 @@ export async function startMyDhlDouble(options: MyDhlDoubleOptions = {}): Promis
     const from = created?.fromCountry ?? 'AU';
     const to = created?.toCountry ?? 'NZ';
     const shippedOn = created?.shippedOn ?? '2023-08-09';
-    let events =
-      Array.isArray(override)
-        ? override
-        : mydhlResponses.trackingEvents({ fromCountry: from, toCountry: to, shippedOn, upTo: override ?? (created ? 'in-transit' : 'delivered') });
+    let events = Array.isArray(override)
+      ? override
+      : mydhlResponses.trackingEvents({ fromCountry: from, toCountry: to, shippedOn, upTo: override ?? (created ? 'in-transit' : 'delivered') });
     if (q.trackingView === 'last-checkpoint') events = events.slice(-1);
     if (q.trackingView === 'shipment-details-only') events = [];
     // requestGMTOffsetPerEvent: "to return GMT Offset of each event in response"; without it, events carry none.
@@ -583,7 +616,12 @@ export async function startMyDhlDouble(options: MyDhlDoubleOptions = {}): Promis
     const found = [...numbers].map((n) => trackedShipmentFor(n, q)).filter((s) => s !== undefined);
     if (!found.length) {
       return typeof q.shipmentReference === 'string'
-        ? errorReply(404, { instance, detail: `No Shipments Found for ReferenceID | ${q.shipmentReference}`, title: 'Not data found', message: 'Not data found' })
+        ? errorReply(404, {
+            instance,
+            detail: `No Shipments Found for ReferenceID | ${q.shipmentReference}`,
+            title: 'Not data found',
+            message: 'Not data found',
+          })
         : noData(instance);
     }
     return new Reply(200, mydhlResponses.tracking(found), trackingHeaders, trackingResponseSchema);
@@ -591,15 +629,21 @@ export async function startMyDhlDouble(options: MyDhlDoubleOptions = {}): Promis
 
   function cancelPickup(dcn: string, instance: string): Reply {
     const state = pickups.get(dcn);
-    if (!state) return errorReply(404, { instance, detail: 'Cancellation of booking was not successful. Requested Pickup was not found', title: 'Pickup not found' });
-    if (state === 'cancelled') return errorReply(400, { instance, detail: 'Pickup already cancelled or completed', title: 'Bad request', message: 'Bad request' });
+    if (!state)
+      return errorReply(404, { instance, detail: 'Cancellation of booking was not successful. Requested Pickup was not found', title: 'Pickup not found' });
+    if (state === 'cancelled')
+      return errorReply(400, { instance, detail: 'Pickup already cancelled or completed', title: 'Bad request', message: 'Bad request' });
     pickups.set(dcn, 'cancelled');
     return new Reply(200, undefined);
   }
 
   // ---- rules the document states in prose (checked after the schema passes) ------------------------------------
 
-  function documentedRules(operation: MyDhlOperation, body: Record<string, unknown>, q: Record<string, unknown>): { detail: string; title?: string; additionalDetails: string[] } | undefined {
+  function documentedRules(
+    operation: MyDhlOperation,
+    body: Record<string, unknown>,
+    q: Record<string, unknown>,
+  ): { detail: string; title?: string; additionalDetails: string[] } | undefined {
     if (operation === 'shipments.create' || operation === 'rates.post') {
       const ts = String(body.plannedShippingDateAndTime);
       if (!PLANNED_SHIPPING_TIMESTAMP.test(ts)) {
@@ -629,23 +673,36 @@ export async function startMyDhlDouble(options: MyDhlDoubleOptions = {}): Promis
       // lineItems[].weight: "Either one of the gross or net weight field value to be provided"
       asArray(asRecord(content.exportDeclaration).lineItems).forEach((li, i) => {
         const w = asRecord(asRecord(li).weight);
-        if (w.netValue === undefined && w.grossValue === undefined) problems.push(`#/content/exportDeclaration/lineItems/${i}/weight: one of [netValue, grossValue] must be provided`);
+        if (w.netValue === undefined && w.grossValue === undefined)
+          problems.push(`#/content/exportDeclaration/lineItems/${i}/weight: one of [netValue, grossValue] must be provided`);
       });
       // packages[].referenceNumber: "If ... provided for at least one package, then ... must be provided for all packages."
       const pkgs = asArray(content.packages).map(asRecord);
       const withRef = pkgs.filter((p) => p.referenceNumber !== undefined).length;
       if (withRef > 0 && withRef < pkgs.length) {
-        pkgs.forEach((p, i) => p.referenceNumber === undefined && problems.push(`#/content/packages/${i}: required key [referenceNumber] not found (other packages carry one)`));
+        pkgs.forEach(
+          (p, i) =>
+            p.referenceNumber === undefined && problems.push(`#/content/packages/${i}: required key [referenceNumber] not found (other packages carry one)`),
+        );
       }
-      if (problems.length) return { detail: problems.length === 1 ? problems[0] : 'Multiple problems found, see Additional Details', additionalDetails: problems };
+      if (problems.length)
+        return { detail: problems.length === 1 ? problems[0] : 'Multiple problems found, see Additional Details', additionalDetails: problems };
     }
     if (operation === 'tracking.multi') {
       // The document's 400 example: tracking by shipmentReference without shipperAccountNumber.
       if (q.shipmentReference !== undefined && q.shipperAccountNumber === undefined) {
-        return { title: 'Missing parameters', detail: 'Missing mandatory parameters: shipperAccountNumber', additionalDetails: ['#: required key [shipperAccountNumber] not found'] };
+        return {
+          title: 'Missing parameters',
+          detail: 'Missing mandatory parameters: shipperAccountNumber',
+          additionalDetails: ['#: required key [shipperAccountNumber] not found'],
+        };
       }
       if (q.shipmentTrackingNumber === undefined && q.pieceTrackingNumber === undefined && q.shipmentReference === undefined) {
-        return { title: 'Missing parameters', detail: 'Missing mandatory parameters: shipmentTrackingNumber', additionalDetails: ['#: required key [shipmentTrackingNumber] not found'] };
+        return {
+          title: 'Missing parameters',
+          detail: 'Missing mandatory parameters: shipmentTrackingNumber',
+          additionalDetails: ['#: required key [shipmentTrackingNumber] not found'],
+        };
       }
     }
     return undefined;
@@ -676,11 +733,28 @@ export async function startMyDhlDouble(options: MyDhlDoubleOptions = {}): Promis
   /** Header and query failures in the wording of the document's GET examples. */
   function parameterReply(instance: string, errors: ErrorObject[], rec: RecordedRequest): Reply {
     const missing = errors.filter((e) => e.keyword === 'required').map((e) => String((e.params as Record<string, unknown>).missingProperty));
-    const wrong = errors.filter((e) => e.keyword !== 'required').map((e) => `${e.instancePath.slice(1).split('/')[0]} (${e.keyword}${e.keyword === 'enum' ? `=${JSON.stringify((e.params as { allowedValues: unknown }).allowedValues)}` : ''})`);
+    const wrong = errors
+      .filter((e) => e.keyword !== 'required')
+      .map(
+        (e) =>
+          `${e.instancePath.slice(1).split('/')[0]} (${e.keyword}${e.keyword === 'enum' ? `=${JSON.stringify((e.params as { allowedValues: unknown }).allowedValues)}` : ''})`,
+      );
     rec.validationErrors.push(...errors.map(formatSchemaError));
     return missing.length
-      ? errorReply(400, { instance, detail: `Missing mandatory parameters: ${[...new Set(missing)].join(', ')}`, title: 'Missing parameters', message: 'Bad request', additionalDetails: errors.map(formatSchemaError) })
-      : errorReply(400, { instance, detail: `Parameters not having correct format: ${[...new Set(wrong)].join(', ')}`, title: 'Wrong format', message: 'Bad request', additionalDetails: errors.map(formatSchemaError) });
+      ? errorReply(400, {
+          instance,
+          detail: `Missing mandatory parameters: ${[...new Set(missing)].join(', ')}`,
+          title: 'Missing parameters',
+          message: 'Bad request',
+          additionalDetails: errors.map(formatSchemaError),
+        })
+      : errorReply(400, {
+          instance,
+          detail: `Parameters not having correct format: ${[...new Set(wrong)].join(', ')}`,
+          title: 'Wrong format',
+          message: 'Bad request',
+          additionalDetails: errors.map(formatSchemaError),
+        });
   }
 
   function handle(req: IncomingMessage, rawBody: string, rec: RecordedRequest): Reply | (MyDhlFault & { performed?: Reply }) {
@@ -702,7 +776,12 @@ export async function startMyDhlDouble(options: MyDhlDoubleOptions = {}): Promis
     if (rec.auth !== 'ok') {
       return errorReply(
         401,
-        { instance, title: 'Unauthorized', detail: rec.auth === 'missing' ? 'Missing credentials: HTTP Basic authentication is required' : 'Invalid credentials', message: 'Unauthorized' },
+        {
+          instance,
+          title: 'Unauthorized',
+          detail: rec.auth === 'missing' ? 'Missing credentials: HTTP Basic authentication is required' : 'Invalid credentials',
+          message: 'Unauthorized',
+        },
         { 'WWW-Authenticate': 'Basic realm="MyDHL API"' },
       );
     }
@@ -710,8 +789,18 @@ export async function startMyDhlDouble(options: MyDhlDoubleOptions = {}): Promis
     if (!route) {
       const documented = inBase && DOCUMENTED.find((d) => d.method === method && d.pattern.test(rel));
       return documented
-        ? errorReply(501, { instance, title: 'Not Implemented', detail: `${method} ${documented.path} (${documented.operationId}) is in the MyDHL API contract but not emulated by the test double`, message: 'Not Implemented' })
-        : errorReply(404, { instance, title: 'Not Found', detail: `${method} ${rel} is not an operation of the MyDHL API 3.1.1 contract`, message: 'Not Found' });
+        ? errorReply(501, {
+            instance,
+            title: 'Not Implemented',
+            detail: `${method} ${documented.path} (${documented.operationId}) is in the MyDHL API contract but not emulated by the test double`,
+            message: 'Not Implemented',
+          })
+        : errorReply(404, {
+            instance,
+            title: 'Not Found',
+            detail: `${method} ${rel} is not an operation of the MyDHL API 3.1.1 contract`,
+            message: 'Not Found',
+          });
     }
 
     // Headers (x-version required; lengths of Message-Reference and the 3PV headers), then query parameters.
@@ -733,7 +822,12 @@ export async function startMyDhlDouble(options: MyDhlDoubleOptions = {}): Promis
     if (bodySchema) {
       if (rec.body === undefined) {
         rec.validationErrors.push('#: request body is not a JSON document');
-        return errorReply(400, { instance, title: 'Bad request', message: 'Bad request', detail: rawBody.trim() ? 'Malformed JSON in request body' : 'Request body is required' });
+        return errorReply(400, {
+          instance,
+          title: 'Bad request',
+          message: 'Bad request',
+          detail: rawBody.trim() ? 'Malformed JSON in request body' : 'Request body is required',
+        });
       }
       const bodyErrors = validate(bodyAjv, bodySchema, rec.body);
       if (bodyErrors.length) {
@@ -753,7 +847,13 @@ export async function startMyDhlDouble(options: MyDhlDoubleOptions = {}): Promis
     const rule = documentedRules(route.operation, body, query);
     if (rule) {
       rec.validationErrors.push(...rule.additionalDetails);
-      return errorReply(400, { instance, detail: rule.detail, title: rule.title ?? 'Bad request', message: 'Bad request', additionalDetails: rule.additionalDetails });
+      return errorReply(400, {
+        instance,
+        detail: rule.detail,
+        title: rule.title ?? 'Bad request',
+        message: 'Bad request',
+        additionalDetails: rule.additionalDetails,
+      });
     }
 
     const late = takeFault(route.operation, true);
@@ -888,7 +988,11 @@ export async function startMyDhlDouble(options: MyDhlDoubleOptions = {}): Promis
           if (problems.length) throw new Error(`response body breaks the contract: ${problems.join('; ')}`);
         }
       } catch (err) {
-        outcome = errorReply(500, { title: 'Internal Server Error', detail: `test double failure: ${(err as Error).message}`, message: 'Internal Server Error' });
+        outcome = errorReply(500, {
+          title: 'Internal Server Error',
+          detail: `test double failure: ${(err as Error).message}`,
+          message: 'Internal Server Error',
+        });
       }
       if (outcome instanceof Reply) send(req, res, outcome, rec);
       else applyFault(req, res, outcome, rec, `/expressapi${rec.path}${url.search}`);

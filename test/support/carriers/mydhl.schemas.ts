@@ -60,9 +60,21 @@ export const MYDHL_DOCUMENTED_OPERATIONS: ReadonlyArray<{ method: string; path: 
 
 /** The waybills the document says are loaded in the test environment for tracking (paths `/shipments/{n}/tracking` and `/tracking`). */
 export const MYDHL_TEST_WAYBILLS: readonly string[] = [
-  '9356579890', '4818240420', '5584773180', '5786694550', '2449648740',
-  '5980622760', '5980622970', '5980623180', '5980770460', '6781059250',
-  '9077880070', '5786694760', '7957673080', '5786696720', '8066924740',
+  '9356579890',
+  '4818240420',
+  '5584773180',
+  '5786694550',
+  '2449648740',
+  '5980622760',
+  '5980622970',
+  '5980623180',
+  '5980770460',
+  '6781059250',
+  '9077880070',
+  '5786694760',
+  '7957673080',
+  '5786696720',
+  '8066924740',
 ];
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -83,21 +95,105 @@ export const IMAGE_OPTION_TYPE_CODES = ['label', 'waybillDoc', 'invoice', 'qr-co
 export const COMMODITY_CODE_TYPES = ['outbound', 'inbound'] as const;
 /** exportDeclaration.exportReasonType and lineItems[].exportReasonType. */
 export const EXPORT_REASON_TYPES = [
-  'permanent', 'temporary', 'return', 'used_exhibition_goods_to_origin', 'intercompany_use', 'commercial_purpose_or_sale',
-  'personal_belongings_or_personal_use', 'sample', 'gift', 'return_to_origin', 'warranty_replacement', 'diplomatic_goods', 'defence_material',
+  'permanent',
+  'temporary',
+  'return',
+  'used_exhibition_goods_to_origin',
+  'intercompany_use',
+  'commercial_purpose_or_sale',
+  'personal_belongings_or_personal_use',
+  'sample',
+  'gift',
+  'return_to_origin',
+  'warranty_replacement',
+  'diplomatic_goods',
+  'defence_material',
 ] as const;
 /**
  * lineItems[].quantity.unitOfMeasurement. The document writes `- NO` unquoted (a YAML 1.1 parser reads it as `false`);
  * its description says "NO Number", so the string 'NO' is what we enforce.
  */
 export const QUANTITY_UNITS = [
-  'BOX', '2GM', 'M3', 'DPR', 'DOZ', 'PCS', 'GM', 'GRS', 'KG', 'M', '3GM', 'X', 'NO', 'PRS', 'CM2', '2M2', '3M2', 'M2', '4M2', 'CM', 'CONE',
-  'CT', 'EA', 'LBS', 'RILL', 'ROLL', 'SET', 'TU', 'KM', 'IN', 'FT', 'YD', 'MI', 'LTR', 'MMQ', 'CM3', 'DMQ', 'MLT', 'CLT', 'DLT', 'INQ', 'FT3',
-  'YD3', 'GLI', 'GLL', 'PT', 'PTI', 'QTI', 'PTL', 'QTL', 'PTD', 'OZI', 'J57', 'NM3', 'SM3', 'TNE', 'LB', 'ONZ', 'CEL',
+  'BOX',
+  '2GM',
+  'M3',
+  'DPR',
+  'DOZ',
+  'PCS',
+  'GM',
+  'GRS',
+  'KG',
+  'M',
+  '3GM',
+  'X',
+  'NO',
+  'PRS',
+  'CM2',
+  '2M2',
+  '3M2',
+  'M2',
+  '4M2',
+  'CM',
+  'CONE',
+  'CT',
+  'EA',
+  'LBS',
+  'RILL',
+  'ROLL',
+  'SET',
+  'TU',
+  'KM',
+  'IN',
+  'FT',
+  'YD',
+  'MI',
+  'LTR',
+  'MMQ',
+  'CM3',
+  'DMQ',
+  'MLT',
+  'CLT',
+  'DLT',
+  'INQ',
+  'FT3',
+  'YD3',
+  'GLI',
+  'GLL',
+  'PT',
+  'PTI',
+  'QTI',
+  'PTL',
+  'QTL',
+  'PTD',
+  'OZI',
+  'J57',
+  'NM3',
+  'SM3',
+  'TNE',
+  'LB',
+  'ONZ',
+  'CEL',
 ] as const;
 /** supermodelIoLogisticsExpressPackage.typeCode / PackageRR.typeCode (DHL packaging). */
 export const PACKAGE_TYPE_CODES = [
-  '1CE', '2BC', '2BP', '2BX', '3BX', '4BX', '5BX', '6BX', '7BX', '8BX', 'CE1', 'TBL', 'TBS', 'WB1', 'WB2', 'WB3', 'WB6', 'XPD',
+  '1CE',
+  '2BC',
+  '2BP',
+  '2BX',
+  '3BX',
+  '4BX',
+  '5BX',
+  '6BX',
+  '7BX',
+  '8BX',
+  'CE1',
+  'TBL',
+  'TBS',
+  'WB1',
+  'WB2',
+  'WB3',
+  'WB6',
+  'XPD',
 ] as const;
 /** customerDetails.*Details.typeCode (business party type). */
 export const BUSINESS_PARTY_TYPES = ['business', 'direct_consumer', 'government', 'other', 'private', 'reseller'] as const;
@@ -105,28 +201,188 @@ export const BUSINESS_PARTY_TYPES = ['business', 'direct_consumer', 'government'
 export const REFERENCE_TYPE_CODES = ['AAO', 'CU', 'FF', 'FN', 'IBC', 'LLR', 'OBC', 'PRN', 'ACP', 'ACS', 'ACR', 'CDN', 'STD', 'CO'] as const;
 /** supermodelIoLogisticsExpressRegistrationNumbers.typeCode. */
 export const REGISTRATION_TYPE_CODES = [
-  'VAT', 'EIN', 'GST', 'SSN', 'EOR', 'DUN', 'FED', 'STA', 'CNP', 'IE', 'INN', 'KPP', 'OGR', 'OKP', 'MRN', 'SDT', 'FTZ', 'DAN', 'TAN', 'DTF',
-  'RGP', 'DLI', 'NID', 'PAS', 'MID', 'IMS', 'EIC', 'FTN', 'CIC', 'PEP',
+  'VAT',
+  'EIN',
+  'GST',
+  'SSN',
+  'EOR',
+  'DUN',
+  'FED',
+  'STA',
+  'CNP',
+  'IE',
+  'INN',
+  'KPP',
+  'OGR',
+  'OKP',
+  'MRN',
+  'SDT',
+  'FTZ',
+  'DAN',
+  'TAN',
+  'DTF',
+  'RGP',
+  'DLI',
+  'NID',
+  'PAS',
+  'MID',
+  'IMS',
+  'EIC',
+  'FTN',
+  'CIC',
+  'PEP',
 ] as const;
 /** Customs document type codes (lineItems[].customsDocuments and exportDeclaration.customsDocuments; the document lists CHA twice). */
 const CUSTOMS_DOCUMENT_TYPES = [
-  '972', 'AHC', 'ALC', 'ATA', 'ATR', 'BEX', 'CHA', 'CHD', 'CHP', 'CIT', 'CIV', 'CI2', 'COO', 'CPA', 'CRL', 'CSD', 'DEX', 'DGD', 'DLI', 'DOV',
-  'ELP', 'EU1', 'EU2', 'EUS', 'EXL', 'FMA', 'HLC', 'HWB', 'INV', 'IPA', 'JLC', 'LIC', 'LNP', 'NID', 'PAS', 'PFI', 'PHY', 'PLI', 'POA', 'PCH',
-  'ROD', 'T2M', 'TAD', 'TCS', 'VET', 'VEX', 'ORD', 'OEI', 'RGR', 'CP2',
+  '972',
+  'AHC',
+  'ALC',
+  'ATA',
+  'ATR',
+  'BEX',
+  'CHA',
+  'CHD',
+  'CHP',
+  'CIT',
+  'CIV',
+  'CI2',
+  'COO',
+  'CPA',
+  'CRL',
+  'CSD',
+  'DEX',
+  'DGD',
+  'DLI',
+  'DOV',
+  'ELP',
+  'EU1',
+  'EU2',
+  'EUS',
+  'EXL',
+  'FMA',
+  'HLC',
+  'HWB',
+  'INV',
+  'IPA',
+  'JLC',
+  'LIC',
+  'LNP',
+  'NID',
+  'PAS',
+  'PFI',
+  'PHY',
+  'PLI',
+  'POA',
+  'PCH',
+  'ROD',
+  'T2M',
+  'TAD',
+  'TCS',
+  'VET',
+  'VEX',
+  'ORD',
+  'OEI',
+  'RGR',
+  'CP2',
 ];
 /** lineItems[].customerReferences[].typeCode. */
 const LINE_ITEM_REFERENCE_TYPES = [
-  'AFE', 'BRD', 'DGC', 'AAJ', 'INB', 'MAK', 'ALX', 'PAN', 'PON', 'ABW', 'SE', 'SON', 'OID', 'DTC', 'DTM', 'DTQ', 'DTR', 'ITR', 'MID', 'OED',
-  'OET', 'OOR', 'SME', 'USM', 'AAM', 'CFR', 'DOM', 'FOR', 'USG', 'MAT', 'NLR', 'DDS', 'ARN', 'OP', 'OSC', 'TAR', 'TCO', 'AEI', 'EXN', 'AFK',
-  'AEA', 'PTA',
+  'AFE',
+  'BRD',
+  'DGC',
+  'AAJ',
+  'INB',
+  'MAK',
+  'ALX',
+  'PAN',
+  'PON',
+  'ABW',
+  'SE',
+  'SON',
+  'OID',
+  'DTC',
+  'DTM',
+  'DTQ',
+  'DTR',
+  'ITR',
+  'MID',
+  'OED',
+  'OET',
+  'OOR',
+  'SME',
+  'USM',
+  'AAM',
+  'CFR',
+  'DOM',
+  'FOR',
+  'USG',
+  'MAT',
+  'NLR',
+  'DDS',
+  'ARN',
+  'OP',
+  'OSC',
+  'TAR',
+  'TCO',
+  'AEI',
+  'EXN',
+  'AFK',
+  'AEA',
+  'PTA',
 ];
 /** exportDeclaration.invoice.customerReferences[].typeCode. */
 const INVOICE_REFERENCE_TYPES = [
-  'ACL', 'CID', 'CN', 'CU', 'ITN', 'UCN', 'MRN', 'OID', 'PON', 'RMA', 'AAM', 'ABT', 'ADA', 'AES', 'AFD', 'ANT', 'BKN', 'BOL', 'CDN', 'COD',
-  'DSC', 'FF', 'FN', 'FTR', 'HWB', 'IBC', 'IPP', 'LLR', 'MAB', 'MWB', 'OBC', 'PD', 'PRN', 'RTL', 'SID', 'SS', 'SWN', 'TAR', 'TCO', 'PX', 'PTA',
+  'ACL',
+  'CID',
+  'CN',
+  'CU',
+  'ITN',
+  'UCN',
+  'MRN',
+  'OID',
+  'PON',
+  'RMA',
+  'AAM',
+  'ABT',
+  'ADA',
+  'AES',
+  'AFD',
+  'ANT',
+  'BKN',
+  'BOL',
+  'CDN',
+  'COD',
+  'DSC',
+  'FF',
+  'FN',
+  'FTR',
+  'HWB',
+  'IBC',
+  'IPP',
+  'LLR',
+  'MAB',
+  'MWB',
+  'OBC',
+  'PD',
+  'PRN',
+  'RTL',
+  'SID',
+  'SS',
+  'SWN',
+  'TAR',
+  'TCO',
+  'PX',
+  'PTA',
 ];
 /** Tracking query parameter `trackingView` (components/parameters/trackingView, default all-checkpoints). */
-export const TRACKING_VIEWS = ['all-checkpoints', 'all-checkpoints-with-remarks', 'last-checkpoint', 'shipment-details-only', 'advance-shipment', 'bbx-children'] as const;
+export const TRACKING_VIEWS = [
+  'all-checkpoints',
+  'all-checkpoints-with-remarks',
+  'last-checkpoint',
+  'shipment-details-only',
+  'advance-shipment',
+  'bbx-children',
+] as const;
 /** Tracking query parameter `levelOfDetail` (components/parameters/trackingLevelOfDetail, default shipment). */
 export const TRACKING_LEVELS_OF_DETAIL = ['shipment', 'piece', 'all'] as const;
 
@@ -244,11 +500,9 @@ export const bankDetailsSchema: SchemaObject = arr(
 );
 
 /** components/schemas/supermodelIoLogisticsExpressReference */
-export const referenceSchema: SchemaObject = obj(
-  { value: str(1, 35), typeCode: enumOf(REFERENCE_TYPE_CODES, { minLength: 2, maxLength: 3 }) },
-  ['value'],
-  { minProperties: 1 },
-);
+export const referenceSchema: SchemaObject = obj({ value: str(1, 35), typeCode: enumOf(REFERENCE_TYPE_CODES, { minLength: 2, maxLength: 3 }) }, ['value'], {
+  minProperties: 1,
+});
 
 /** components/schemas/supermodelIoLogisticsExpressPackageReference (same shape as Reference). */
 const packageReferenceSchema: SchemaObject = referenceSchema;
@@ -319,10 +573,11 @@ export const valueAddedServiceRatesSchema: SchemaObject = obj(
 );
 
 /** `dimensions` of supermodelIoLogisticsExpressPackage and PackageRR. */
-const dimensionsSchema: SchemaObject = obj(
-  { length: num(0.001, 9999999, 0.001), width: num(0.001, 9999999, 0.001), height: num(0.001, 9999999, 0.001) },
-  ['length', 'width', 'height'],
-);
+const dimensionsSchema: SchemaObject = obj({ length: num(0.001, 9999999, 0.001), width: num(0.001, 9999999, 0.001), height: num(0.001, 9999999, 0.001) }, [
+  'length',
+  'width',
+  'height',
+]);
 
 /** components/schemas/supermodelIoLogisticsExpressPackage ("Package definition for /shipments") */
 export const packageSchema: SchemaObject = obj(
@@ -469,8 +724,21 @@ export const exportDeclarationSchema: SchemaObject = obj(
           value: num(0.001, 999999999999999, 0.001),
           caption: { type: 'string' },
           typeCode: enumOf([
-            'admin', 'delivery', 'documentation', 'expedite', 'export', 'freight', 'fuel_surcharge', 'logistic', 'other', 'packaging', 'pickup',
-            'handling', 'vat', 'insurance', 'reverse_charge',
+            'admin',
+            'delivery',
+            'documentation',
+            'expedite',
+            'export',
+            'freight',
+            'fuel_surcharge',
+            'logistic',
+            'other',
+            'packaging',
+            'pickup',
+            'handling',
+            'vat',
+            'insurance',
+            'reverse_charge',
           ]),
         },
         ['value', 'typeCode'],
@@ -508,9 +776,12 @@ export const outputImagePropertiesSchema: SchemaObject = obj(
       }),
       { maxItems: 1 },
     ),
-    customerLogos: arr(obj({ fileFormat: enumOf(['PNG', 'GIF', 'JPEG', 'JPG']), content: str(undefined, 1048576) }, ['fileFormat', 'content'], { minProperties: 1 }), {
-      maxItems: 1,
-    }),
+    customerLogos: arr(
+      obj({ fileFormat: enumOf(['PNG', 'GIF', 'JPEG', 'JPG']), content: str(undefined, 1048576) }, ['fileFormat', 'content'], { minProperties: 1 }),
+      {
+        maxItems: 1,
+      },
+    ),
     encodingFormat: enumOf(ENCODING_FORMATS),
     imageOptions: arr(
       obj(
@@ -675,11 +946,10 @@ export const rateRequestSchema: SchemaObject = obj(
     localProductCode: str(1, 3),
     valueAddedServices: arr(valueAddedServiceRatesSchema, { maxItems: 99 }),
     productsAndServices: arr(
-      obj(
-        { productCode: str(1, 6), localProductCode: str(1, 3), valueAddedServices: arr(valueAddedServiceRatesSchema, { maxItems: 99 }) },
-        ['productCode'],
-        { minProperties: 1, maxProperties: 99 },
-      ),
+      obj({ productCode: str(1, 6), localProductCode: str(1, 3), valueAddedServices: arr(valueAddedServiceRatesSchema, { maxItems: 99 }) }, ['productCode'], {
+        minProperties: 1,
+        maxProperties: 99,
+      }),
     ),
     payerCountryCode: str(2, 2),
     plannedShippingDateAndTime: str(1, 29),
@@ -739,8 +1009,18 @@ export const ratesQuerySchema: SchemaObject = {
     estimatedDeliveryDateType: enumOf(['QDDC', 'QDDF']),
   },
   required: [
-    'accountNumber', 'originCountryCode', 'originCityName', 'destinationCountryCode', 'destinationCityName', 'weight', 'length', 'width', 'height',
-    'plannedShippingDate', 'isCustomsDeclarable', 'unitOfMeasurement',
+    'accountNumber',
+    'originCountryCode',
+    'originCityName',
+    'destinationCountryCode',
+    'destinationCityName',
+    'weight',
+    'length',
+    'width',
+    'height',
+    'plannedShippingDate',
+    'isCustomsDeclarable',
+    'unitOfMeasurement',
   ],
 };
 
@@ -880,7 +1160,9 @@ export const ratesResponseSchema: SchemaObject = obj(
         ['weight', 'totalPrice'],
       ),
     ),
-    exchangeRates: arr(obj({ currentExchangeRate: anyNumber, currency: anyString, baseCurrency: anyString }, ['currentExchangeRate', 'currency', 'baseCurrency'])),
+    exchangeRates: arr(
+      obj({ currentExchangeRate: anyNumber, currency: anyString, baseCurrency: anyString }, ['currentExchangeRate', 'currency', 'baseCurrency']),
+    ),
     warnings: arr(anyString),
   },
   ['products'],
@@ -898,7 +1180,13 @@ export const createShipmentResponseSchema: SchemaObject = obj({
   dispatchConfirmationNumber: anyString,
   packages: arr(
     obj(
-      { referenceNumber: num(1, 999), trackingNumber: str(1, undefined), trackingUrl: anyString, volumetricWeight: anyNumber, documents: arr(shipmentDocument()) },
+      {
+        referenceNumber: num(1, 999),
+        trackingNumber: str(1, undefined),
+        trackingUrl: anyString,
+        volumetricWeight: anyNumber,
+        documents: arr(shipmentDocument()),
+      },
       ['trackingNumber'],
     ),
     { maxItems: 999 },
@@ -906,7 +1194,9 @@ export const createShipmentResponseSchema: SchemaObject = obj({
   documents: arr(shipmentDocument({ packageReferenceNumber: num(1, 999) })),
   onDemandDeliveryURL: anyString,
   shipmentDetails: looseArray,
-  shipmentCharges: arr(obj({ currencyType: anyString, priceCurrency: anyString, price: anyNumber, serviceBreakdown: looseArray }, ['currencyType', 'priceCurrency', 'price'])),
+  shipmentCharges: arr(
+    obj({ currencyType: anyString, priceCurrency: anyString, price: anyNumber, serviceBreakdown: looseArray }, ['currencyType', 'priceCurrency', 'price']),
+  ),
   barcodeInfo: { type: 'object' },
   estimatedDeliveryDate: obj({ estimatedDeliveryDate: anyString, estimatedDeliveryType: anyString }),
   warnings: arr(anyString),
@@ -1057,13 +1347,29 @@ export interface MyDhlTrackedShipment {
   shipmentTimestamp: string;
   productCode: string;
   description: string;
-  shipperDetails: { name: string; postalAddress: { cityName: string; postalCode: string; countryCode: string }; serviceArea: { code: string; description: string }[] };
-  receiverDetails: { name: string; postalAddress: { cityName: string; postalCode: string; countryCode: string }; serviceArea: { code: string; description: string }[] };
+  shipperDetails: {
+    name: string;
+    postalAddress: { cityName: string; postalCode: string; countryCode: string };
+    serviceArea: { code: string; description: string }[];
+  };
+  receiverDetails: {
+    name: string;
+    postalAddress: { cityName: string; postalCode: string; countryCode: string };
+    serviceArea: { code: string; description: string }[];
+  };
   totalWeight: number;
   unitOfMeasurements: string;
   events: MyDhlTrackingEvent[];
   numberOfPieces: number;
-  pieces?: { number: number; typeCode: string; shipmentTrackingNumber: string; trackingNumber: string; weight: number; unitOfMeasurements: string; events: MyDhlTrackingEvent[] }[];
+  pieces?: {
+    number: number;
+    typeCode: string;
+    shipmentTrackingNumber: string;
+    trackingNumber: string;
+    weight: number;
+    unitOfMeasurements: string;
+    events: MyDhlTrackingEvent[];
+  }[];
   estimatedDeliveryDate?: string;
 }
 
@@ -1080,13 +1386,27 @@ const SERVICE_AREAS: Record<string, { code: string; description: string }> = {
   CZ: { code: 'PRG', description: 'PRAGUE-CZ' },
 };
 export const serviceAreaOf = (countryCode: string) =>
-  SERVICE_AREAS[countryCode.toUpperCase()] ?? { code: `${countryCode.toUpperCase()}X`, description: `${countryCode.toUpperCase()} GATEWAY-${countryCode.toUpperCase()}` };
+  SERVICE_AREAS[countryCode.toUpperCase()] ?? {
+    code: `${countryCode.toUpperCase()}X`,
+    description: `${countryCode.toUpperCase()} GATEWAY-${countryCode.toUpperCase()}`,
+  };
 
 /**
  * The GMT offset of a made-up checkpoint at a country's service area (`events[].GMTOffset`, e.g. '+09:00' in the
  * document's example; sent only with `requestGMTOffsetPerEvent=true`). Standard time; '+00:00' for others.
  */
-const GMT_OFFSETS: Record<string, string> = { TR: '+03:00', DE: '+01:00', GB: '+00:00', US: '-05:00', FR: '+01:00', NL: '+01:00', AU: '+10:00', NZ: '+12:00', CZ: '+01:00', AE: '+04:00' };
+const GMT_OFFSETS: Record<string, string> = {
+  TR: '+03:00',
+  DE: '+01:00',
+  GB: '+00:00',
+  US: '-05:00',
+  FR: '+01:00',
+  NL: '+01:00',
+  AU: '+10:00',
+  NZ: '+12:00',
+  CZ: '+01:00',
+  AE: '+04:00',
+};
 export const gmtOffsetOf = (countryCode: string) => GMT_OFFSETS[countryCode.toUpperCase()] ?? '+00:00';
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -1100,7 +1420,10 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** Builders of contract-shaped bodies. Everything they produce validates against the document's response schemas. */
 export const mydhlResponses = {
-  /** supermodelIoLogisticsExpressErrorResponse. The document's 500 examples carry `code` instead of `status`, which its own schema forbids; we always send `status`. */
+  /**
+   * supermodelIoLogisticsExpressErrorResponse. The document's 500 examples carry `code` instead of `status`, which its own schema forbids; we always
+   * send `status`.
+   */
   error(body: MyDhlErrorBody): MyDhlErrorBody {
     const out: MyDhlErrorBody = {};
     for (const key of ['instance', 'detail', 'title', 'message', 'additionalDetails', 'status'] as const) {
@@ -1197,7 +1520,13 @@ export const mydhlResponses = {
    * The example's `remarks` on events are left out: the document's own TrackingResponse schema forbids them
    * (events items have additionalProperties: false).
    */
-  trackingEvents(input: { fromCountry: string; toCountry: string; shippedOn: string; upTo?: 'picked-up' | 'in-transit' | 'delivered'; signedBy?: string }): MyDhlTrackingEvent[] {
+  trackingEvents(input: {
+    fromCountry: string;
+    toCountry: string;
+    shippedOn: string;
+    upTo?: 'picked-up' | 'in-transit' | 'delivered';
+    signedBy?: string;
+  }): MyDhlTrackingEvent[] {
     const o = serviceAreaOf(input.fromCountry);
     const d = serviceAreaOf(input.toCountry);
     // Each checkpoint's local time at its place (origin events at the origin's offset, the others at the destination's).
@@ -1208,12 +1537,27 @@ export const mydhlResponses = {
       { date: day0, time: '13:56:21', GMTOffset: oz, typeCode: 'PU', description: 'Shipment picked up', serviceArea: [o] },
       { date: day0, time: '18:47:01', GMTOffset: oz, typeCode: 'AF', description: `Arrived at DHL Sort Facility - ${o.description}`, serviceArea: [o] },
       { date: day0, time: '19:40:02', GMTOffset: oz, typeCode: 'PL', description: `Processed at- ${o.description}`, serviceArea: [o] },
-      { date: day0, time: '21:28:58', GMTOffset: oz, typeCode: 'DF', description: `Shipment has departed from a DHL facility- ${o.description}`, serviceArea: [o] },
+      {
+        date: day0,
+        time: '21:28:58',
+        GMTOffset: oz,
+        typeCode: 'DF',
+        description: `Shipment has departed from a DHL facility- ${o.description}`,
+        serviceArea: [o],
+      },
       { date: day1, time: '04:09:01', GMTOffset: dz, typeCode: 'AF', description: `Arrived at DHL Sort Facility - ${d.description}`, serviceArea: [d] },
       { date: day1, time: '04:18:00', GMTOffset: dz, typeCode: 'CR', description: `Clearance processing complete at- ${d.description}`, serviceArea: [d] },
       { date: day1, time: '09:50:00', GMTOffset: dz, typeCode: 'AR', description: `Arrived at DHL Delivery Facility - ${d.description}`, serviceArea: [d] },
       { date: day1, time: '10:50:14', GMTOffset: dz, typeCode: 'WC', description: 'Shipment is out with courier for delivery', serviceArea: [d] },
-      { date: day1, time: '11:59:23', GMTOffset: dz, typeCode: 'OK', description: `Delivered : ${input.signedBy ?? 'A RECEIVER'}`, serviceArea: [d], signedBy: '' },
+      {
+        date: day1,
+        time: '11:59:23',
+        GMTOffset: dz,
+        typeCode: 'OK',
+        description: `Delivered : ${input.signedBy ?? 'A RECEIVER'}`,
+        serviceArea: [d],
+        signedBy: '',
+      },
     ];
     const upTo = input.upTo ?? 'in-transit';
     return upTo === 'picked-up' ? all.slice(0, 1) : upTo === 'in-transit' ? all.slice(0, 4) : all;
@@ -1242,8 +1586,16 @@ export const mydhlResponses = {
       productCode: (input.productCode ?? 'P').slice(0, 1), // TrackingResponse.productCode has maxLength 1
       description: input.description ?? 'Shipment',
       // Names, cities and postal codes "may be intentionally left empty" (GDPR), as in the document's example.
-      shipperDetails: { name: '', postalAddress: { cityName: '', postalCode: '', countryCode: input.fromCountry }, serviceArea: [serviceAreaOf(input.fromCountry)] },
-      receiverDetails: { name: '', postalAddress: { cityName: '', postalCode: '', countryCode: input.toCountry }, serviceArea: [serviceAreaOf(input.toCountry)] },
+      shipperDetails: {
+        name: '',
+        postalAddress: { cityName: '', postalCode: '', countryCode: input.fromCountry },
+        serviceArea: [serviceAreaOf(input.fromCountry)],
+      },
+      receiverDetails: {
+        name: '',
+        postalAddress: { cityName: '', postalCode: '', countryCode: input.toCountry },
+        serviceArea: [serviceAreaOf(input.toCountry)],
+      },
       totalWeight: weight,
       unitOfMeasurements: 'metric',
       events: input.events,

@@ -62,14 +62,7 @@ export const SENDEO_TOKEN_LIFETIME_MS = 20 * 3600 * 1000;
 export const SENDEO_TRACKING_CACHE_MS = 30 * 60 * 1000;
 
 export type SendeoOperation =
-  | 'LoginAES'
-  | 'SETDELIVERY'
-  | 'TRACKDELIVERY'
-  | 'CANCELDELIVERY'
-  | 'CARGOMEASUREMENTUPDATE'
-  | 'GETBARCODE'
-  | 'GETBARCODEBYTRACKINGNUMBER'
-  | 'GetCityDistricts';
+  'LoginAES' | 'SETDELIVERY' | 'TRACKDELIVERY' | 'CANCELDELIVERY' | 'CARGOMEASUREMENTUPDATE' | 'GETBARCODE' | 'GETBARCODEBYTRACKINGNUMBER' | 'GetCityDistricts';
 
 export type SendeoFault =
   /** answer this HTTP status (error envelope, optional Retry-After), before auth */
@@ -234,10 +227,15 @@ export interface SendeoDouble {
 // --------------------------------------------------------------------------------------------------------------------
 
 const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictRequired: false });
-const validators = Object.fromEntries(Object.entries(SENDEO_REQUEST_SCHEMAS).map(([op, schema]) => [op, ajv.compile(schema)])) as Record<SendeoBodyOperation, ValidateFunction>;
+const validators = Object.fromEntries(Object.entries(SENDEO_REQUEST_SCHEMAS).map(([op, schema]) => [op, ajv.compile(schema)])) as Record<
+  SendeoBodyOperation,
+  ValidateFunction
+>;
 
 const fieldPath = (instancePath: string, extra?: string): string =>
-  [...instancePath.split('/').filter(Boolean), ...(extra ? [extra] : [])].map((seg, i) => (/^\d+$/.test(seg) ? `[${seg}]` : i === 0 ? seg : `.${seg}`)).join('');
+  [...instancePath.split('/').filter(Boolean), ...(extra ? [extra] : [])]
+    .map((seg, i) => (/^\d+$/.test(seg) ? `[${seg}]` : i === 0 ? seg : `.${seg}`))
+    .join('');
 
 /** ajv errors → ASP.NET ModelState-style `{ "Products[0].Count": ["The Count field is required."] }`. */
 export function describeErrors(errors: ErrorObject[] | null | undefined): Record<string, string[]> {
@@ -255,7 +253,11 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): Record
       continue;
     }
     const field = fieldPath(e.instancePath);
-    const name = field.split('.').pop()!.replace(/\[\d+\]$/, '') || field;
+    const name =
+      field
+        .split('.')
+        .pop()!
+        .replace(/\[\d+\]$/, '') || field;
     switch (e.keyword) {
       case 'minLength':
         add(field, Number(p.limit) === 1 ? `The ${name} field is required.` : `The field ${name} must have a minimum length of '${String(p.limit)}'.`);
@@ -353,7 +355,13 @@ export async function startSendeoDouble(options: SendeoDoubleOptions = {}): Prom
   const refuse = (error: SendeoError, field: string) =>
     new HttpAnswer(500, sendeoResponses.error(randomUUID(), error.code, error.message), 'refused', {}, [`${field}: ${error.message} (${error.code})`]);
   const problem = (errors: Record<string, string[]>) =>
-    new HttpAnswer(400, sendeoResponses.validationProblem(traceId(), errors), 'invalid', { 'content-type': 'application/problem+json; charset=utf-8' }, flatten(errors));
+    new HttpAnswer(
+      400,
+      sendeoResponses.validationProblem(traceId(), errors),
+      'invalid',
+      { 'content-type': 'application/problem+json; charset=utf-8' },
+      flatten(errors),
+    );
   const unauthorized = (description?: string) =>
     new HttpAnswer(401, sendeoResponses.error(randomUUID(), SENDEO_ERRORS.unauthorized.code, SENDEO_ERRORS.unauthorized.message), 'unauthorized', {
       'www-authenticate': description ? `Bearer error="invalid_token", error_description="${description}"` : 'Bearer',
@@ -411,8 +419,18 @@ export async function startSendeoDouble(options: SendeoDoubleOptions = {}): Prom
   function geoRule(side: 'Receiver' | 'Sender', cityId: number | undefined, districtId: number | undefined, required: boolean): HttpAnswer | undefined {
     const e =
       side === 'Receiver'
-        ? { dz: SENDEO_ERRORS.receiverDistrictZero, cz: SENDEO_ERRORS.receiverCityZero, cw: SENDEO_ERRORS.receiverCityNotCorrect, dw: SENDEO_ERRORS.receiverDistrictNotCorrect }
-        : { dz: SENDEO_ERRORS.senderDistrictZero, cz: SENDEO_ERRORS.senderCityZero, cw: SENDEO_ERRORS.senderCityNotCorrect, dw: SENDEO_ERRORS.senderDistrictNotCorrect };
+        ? {
+            dz: SENDEO_ERRORS.receiverDistrictZero,
+            cz: SENDEO_ERRORS.receiverCityZero,
+            cw: SENDEO_ERRORS.receiverCityNotCorrect,
+            dw: SENDEO_ERRORS.receiverDistrictNotCorrect,
+          }
+        : {
+            dz: SENDEO_ERRORS.senderDistrictZero,
+            cz: SENDEO_ERRORS.senderCityZero,
+            cw: SENDEO_ERRORS.senderCityNotCorrect,
+            dw: SENDEO_ERRORS.senderDistrictNotCorrect,
+          };
     if (required && !districtId) return refuse(e.dz, `${side}DistrictId`);
     if (required && !cityId) return refuse(e.cz, `${side}CityId`);
     if (cityId && !SENDEO_CITIES[cityId]) return refuse(e.cw, `${side}CityId`);
@@ -544,7 +562,14 @@ export async function startSendeoDouble(options: SendeoDoubleOptions = {}): Prom
       DepartureBranchName: `${departure ? upperTr(departure.name) : 'SANCAKTEPE'} DM`,
       ArrivalBranchName: arrival ? `${upperTr(arrival.name)} DN` : '',
       DeliveryPlannedDate: sendeoOffsetDateTime(new Date(d.createdAt.getTime() + 2 * 24 * 3600 * 1000)),
-      Products: (r.Products ?? []).map((p) => ({ Count: p.Count, ProductCode: p.ProductCode ?? '', Description: p.Description ?? '', Price: p.Price ?? 0, StockCount: 0, MinStockCount: 0 })),
+      Products: (r.Products ?? []).map((p) => ({
+        Count: p.Count,
+        ProductCode: p.ProductCode ?? '',
+        Description: p.Description ?? '',
+        Price: p.Price ?? 0,
+        StockCount: 0,
+        MinStockCount: 0,
+      })),
       StatusHistories: d.statuses.map((s) => ({
         StatusDate: sendeoLocalDateTime(s.at),
         StatusId: s.statusId,
@@ -593,7 +618,14 @@ export async function startSendeoDouble(options: SendeoDoubleOptions = {}): Prom
   function measurementUpdate(customer: Required<SendeoCustomer>, body: { CustomerReferenceNo: string; Measurements: SendeoMeasurement[] }): HttpAnswer {
     const d = byReference(customer, body.CustomerReferenceNo.trim());
     if (!d) return refuse(SENDEO_ERRORS.noDeliveryFound, 'CustomerReferenceNo');
-    d.measurements = body.Measurements.map((m) => ({ Quantity: m.Quantity, Width: m.Width, Length: m.Length, Height: m.Height, Deci: m.Deci, Weight: m.Weight }));
+    d.measurements = body.Measurements.map((m) => ({
+      Quantity: m.Quantity,
+      Width: m.Width,
+      Length: m.Length,
+      Height: m.Height,
+      Deci: m.Deci,
+      Weight: m.Weight,
+    }));
     d.measurementsUpdatedAt = now();
     return ok({ IsSuccess: true });
   }
@@ -623,7 +655,9 @@ export async function startSendeoDouble(options: SendeoDoubleOptions = {}): Prom
     const cityIds = Object.entries(SENDEO_CITIES)
       .filter(([, name]) => foldTurkish(name) === foldTurkish(cityName))
       .map(([id]) => Number(id));
-    const rows: SendeoCityDistrict[] = SENDEO_DISTRICTS.filter((d) => cityIds.includes(d.cityId) && (!districtName || foldTurkish(d.name) === foldTurkish(districtName))).map((d) => ({
+    const rows: SendeoCityDistrict[] = SENDEO_DISTRICTS.filter(
+      (d) => cityIds.includes(d.cityId) && (!districtName || foldTurkish(d.name) === foldTurkish(districtName)),
+    ).map((d) => ({
       CityId: d.cityId,
       CityName: SENDEO_CITIES[d.cityId],
       DistrictId: d.districtId,
@@ -647,7 +681,10 @@ export async function startSendeoDouble(options: SendeoDoubleOptions = {}): Prom
     let bound: Record<string, unknown> = {};
     const bodyOp = operation === 'TRACKDELIVERY' || operation === 'GetCityDistricts' ? undefined : (operation as SendeoBodyOperation);
     if (bodyOp && (BODY_REQUIRED.has(operation) || raw.trim() !== '')) {
-      if (!isJsonMediaType(req.headers['content-type'])) return new HttpAnswer(415, sendeoResponses.unsupportedMediaType(traceId()), 'unsupported-media-type', { 'content-type': 'application/problem+json; charset=utf-8' });
+      if (!isJsonMediaType(req.headers['content-type']))
+        return new HttpAnswer(415, sendeoResponses.unsupportedMediaType(traceId()), 'unsupported-media-type', {
+          'content-type': 'application/problem+json; charset=utf-8',
+        });
       if (raw.trim() === '') return problem({ '': ['A non-empty request body is required.'] });
       let parsed: unknown;
       try {
@@ -666,7 +703,14 @@ export async function startSendeoDouble(options: SendeoDoubleOptions = {}): Prom
     switch (operation) {
       case 'LoginAES': {
         const c = customers.find((x) => x.code === bound.musteri && x.password === bound.sifre);
-        if (!c) return new HttpAnswer(401, sendeoResponses.error(randomUUID(), SENDEO_ERRORS.loginFailed.code, SENDEO_ERRORS.loginFailed.message), 'unauthorized', {}, [`musteri|sifre: ${SENDEO_ERRORS.loginFailed.message}`]);
+        if (!c)
+          return new HttpAnswer(
+            401,
+            sendeoResponses.error(randomUUID(), SENDEO_ERRORS.loginFailed.code, SENDEO_ERRORS.loginFailed.message),
+            'unauthorized',
+            {},
+            [`musteri|sifre: ${SENDEO_ERRORS.loginFailed.message}`],
+          );
         rec.customer = c.code;
         return ok({ Token: issueToken(c), CustomerId: c.customerId });
       }

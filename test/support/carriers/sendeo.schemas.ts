@@ -86,16 +86,87 @@ export const SENDEO_STATUS_CANCELLED = 139;
 
 /** City ids are Turkish licence-plate codes (the examples: İstanbul 34, İzmir 35, Ankara 6, Antalya 7, Eskişehir 26, Sivas 58, Batman 72). */
 export const SENDEO_CITIES: Readonly<Record<number, string>> = {
-  1: 'Adana', 2: 'Adıyaman', 3: 'Afyonkarahisar', 4: 'Ağrı', 5: 'Amasya', 6: 'Ankara', 7: 'Antalya', 8: 'Artvin', 9: 'Aydın',
-  10: 'Balıkesir', 11: 'Bilecik', 12: 'Bingöl', 13: 'Bitlis', 14: 'Bolu', 15: 'Burdur', 16: 'Bursa', 17: 'Çanakkale', 18: 'Çankırı',
-  19: 'Çorum', 20: 'Denizli', 21: 'Diyarbakır', 22: 'Edirne', 23: 'Elazığ', 24: 'Erzincan', 25: 'Erzurum', 26: 'Eskişehir',
-  27: 'Gaziantep', 28: 'Giresun', 29: 'Gümüşhane', 30: 'Hakkari', 31: 'Hatay', 32: 'Isparta', 33: 'Mersin', 34: 'İstanbul',
-  35: 'İzmir', 36: 'Kars', 37: 'Kastamonu', 38: 'Kayseri', 39: 'Kırklareli', 40: 'Kırşehir', 41: 'Kocaeli', 42: 'Konya',
-  43: 'Kütahya', 44: 'Malatya', 45: 'Manisa', 46: 'Kahramanmaraş', 47: 'Mardin', 48: 'Muğla', 49: 'Muş', 50: 'Nevşehir',
-  51: 'Niğde', 52: 'Ordu', 53: 'Rize', 54: 'Sakarya', 55: 'Samsun', 56: 'Siirt', 57: 'Sinop', 58: 'Sivas', 59: 'Tekirdağ',
-  60: 'Tokat', 61: 'Trabzon', 62: 'Tunceli', 63: 'Şanlıurfa', 64: 'Uşak', 65: 'Van', 66: 'Yozgat', 67: 'Zonguldak',
-  68: 'Aksaray', 69: 'Bayburt', 70: 'Karaman', 71: 'Kırıkkale', 72: 'Batman', 73: 'Şırnak', 74: 'Bartın', 75: 'Ardahan',
-  76: 'Iğdır', 77: 'Yalova', 78: 'Karabük', 79: 'Kilis', 80: 'Osmaniye', 81: 'Düzce',
+  1: 'Adana',
+  2: 'Adıyaman',
+  3: 'Afyonkarahisar',
+  4: 'Ağrı',
+  5: 'Amasya',
+  6: 'Ankara',
+  7: 'Antalya',
+  8: 'Artvin',
+  9: 'Aydın',
+  10: 'Balıkesir',
+  11: 'Bilecik',
+  12: 'Bingöl',
+  13: 'Bitlis',
+  14: 'Bolu',
+  15: 'Burdur',
+  16: 'Bursa',
+  17: 'Çanakkale',
+  18: 'Çankırı',
+  19: 'Çorum',
+  20: 'Denizli',
+  21: 'Diyarbakır',
+  22: 'Edirne',
+  23: 'Elazığ',
+  24: 'Erzincan',
+  25: 'Erzurum',
+  26: 'Eskişehir',
+  27: 'Gaziantep',
+  28: 'Giresun',
+  29: 'Gümüşhane',
+  30: 'Hakkari',
+  31: 'Hatay',
+  32: 'Isparta',
+  33: 'Mersin',
+  34: 'İstanbul',
+  35: 'İzmir',
+  36: 'Kars',
+  37: 'Kastamonu',
+  38: 'Kayseri',
+  39: 'Kırklareli',
+  40: 'Kırşehir',
+  41: 'Kocaeli',
+  42: 'Konya',
+  43: 'Kütahya',
+  44: 'Malatya',
+  45: 'Manisa',
+  46: 'Kahramanmaraş',
+  47: 'Mardin',
+  48: 'Muğla',
+  49: 'Muş',
+  50: 'Nevşehir',
+  51: 'Niğde',
+  52: 'Ordu',
+  53: 'Rize',
+  54: 'Sakarya',
+  55: 'Samsun',
+  56: 'Siirt',
+  57: 'Sinop',
+  58: 'Sivas',
+  59: 'Tekirdağ',
+  60: 'Tokat',
+  61: 'Trabzon',
+  62: 'Tunceli',
+  63: 'Şanlıurfa',
+  64: 'Uşak',
+  65: 'Van',
+  66: 'Yozgat',
+  67: 'Zonguldak',
+  68: 'Aksaray',
+  69: 'Bayburt',
+  70: 'Karaman',
+  71: 'Kırıkkale',
+  72: 'Batman',
+  73: 'Şırnak',
+  74: 'Bartın',
+  75: 'Ardahan',
+  76: 'Iğdır',
+  77: 'Yalova',
+  78: 'Karabük',
+  79: 'Kilis',
+  80: 'Osmaniye',
+  81: 'Düzce',
 };
 
 export interface SendeoDistrict {
@@ -147,7 +218,13 @@ export function foldTurkish(s: string): string {
 /** Turkish letters → ASCII, case kept (for PDF Helvetica text and ZPL fallbacks). */
 export function asciiTurkish(s: string): string {
   return s
-    .replace(/[İıŞşĞğÜüÖöÇçÂâÎîÛû]/g, (c) => ({ İ: 'I', ı: 'i', Ş: 'S', ş: 's', Ğ: 'G', ğ: 'g', Ü: 'U', ü: 'u', Ö: 'O', ö: 'o', Ç: 'C', ç: 'c', Â: 'A', â: 'a', Î: 'I', î: 'i', Û: 'U', û: 'u' })[c] ?? c)
+    .replace(
+      /[İıŞşĞğÜüÖöÇçÂâÎîÛû]/g,
+      (c) =>
+        ({ İ: 'I', ı: 'i', Ş: 'S', ş: 's', Ğ: 'G', ğ: 'g', Ü: 'U', ü: 'u', Ö: 'O', ö: 'o', Ç: 'C', ç: 'c', Â: 'A', â: 'a', Î: 'I', î: 'i', Û: 'U', û: 'u' })[
+          c
+        ] ?? c,
+    )
     .replace(/[^\x20-\x7e]/g, '?');
 }
 
@@ -224,12 +301,18 @@ const dec = (description: string, extra: Schema = {}): Schema => ({ type: 'numbe
 const str = (description: string, extra: Schema = {}): Schema => ({ type: 'string', description, ...extra });
 const bool = (description: string): Schema => ({ type: 'boolean', description });
 
-/** BarcodeLabelType (README): 0/2 ZPL, 1 Base64, 3 ZPLs, 8 ZPL + AdditionalValue (ZPL), 9 Base64 + AdditionalValue (HTML), 10 Base64 + AdditionalValue (TEXT). */
+/**
+ * BarcodeLabelType (README): 0/2 ZPL, 1 Base64, 3 ZPLs, 8 ZPL + AdditionalValue (ZPL), 9 Base64 + AdditionalValue (HTML), 10 Base64 + AdditionalValue
+ * (TEXT).
+ */
 export const SENDEO_BARCODE_LABEL_TYPES = [0, 1, 2, 3, 8, 9, 10] as const;
 export type SendeoBarcodeLabelType = (typeof SENDEO_BARCODE_LABEL_TYPES)[number];
 export const labelKind = (t: number): 'zpl' | 'base64' | 'zpls' => (t === 3 ? 'zpls' : t === 1 || t === 9 || t === 10 ? 'base64' : 'zpl');
 
-/** TC kimlik no: README "Format kontrolü yapılmaktadır" (senderTc/receiverTC); the rule is not given: 11 digits, not starting with 0 (no checksum: the README's own example 12345678998 fails it). Empty = not sent. */
+/**
+ * TC kimlik no: README "Format kontrolü yapılmaktadır" (senderTc/receiverTC); the rule is not given: 11 digits, not starting with 0 (no checksum: the
+ * README's own example 12345678998 fails it). Empty = not sent.
+ */
 export const TC_PATTERN = '^([1-9][0-9]{10})?$';
 
 /** POST /api/Token/LoginAES (README "Şekil 1", Postman "Login"; C# LoginRequest: `musteri`, `sifre`). */
@@ -334,7 +417,7 @@ export const cargoMeasurementUpdateRequestSchema: Schema = {
   type: 'object',
   required: ['CustomerReferenceNo', 'Measurements'],
   properties: {
-    CustomerReferenceNo: str('the delivery\'s ReferenceNo', { minLength: 1 }),
+    CustomerReferenceNo: str("the delivery's ReferenceNo", { minLength: 1 }),
     Measurements: {
       type: 'array',
       minItems: 1,
@@ -361,7 +444,7 @@ export const getBarcodeRequestSchema: Schema = {
   required: ['BarcodeLabelType', 'ReferenceNo'],
   properties: {
     BarcodeLabelType: int('as SETDELIVERY', { enum: [...SENDEO_BARCODE_LABEL_TYPES] }),
-    ReferenceNo: str('the delivery\'s ReferenceNo', { minLength: 1 }),
+    ReferenceNo: str("the delivery's ReferenceNo", { minLength: 1 }),
   },
 };
 
@@ -499,7 +582,15 @@ const TR_OFFSET_MS = 3 * 3600 * 1000;
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 function trParts(d: Date) {
   const t = new Date(d.getTime() + TR_OFFSET_MS);
-  return { y: t.getUTCFullYear(), mo: pad(t.getUTCMonth() + 1), d: pad(t.getUTCDate()), h: pad(t.getUTCHours()), mi: pad(t.getUTCMinutes()), s: pad(t.getUTCSeconds()), ms: t.getUTCMilliseconds() };
+  return {
+    y: t.getUTCFullYear(),
+    mo: pad(t.getUTCMonth() + 1),
+    d: pad(t.getUTCDate()),
+    h: pad(t.getUTCHours()),
+    mi: pad(t.getUTCMinutes()),
+    s: pad(t.getUTCSeconds()),
+    ms: t.getUTCMilliseconds(),
+  };
 }
 /** "dd/MM/yyyy HH:mm:ss" in Turkish time (TRACKDELIVERY SendDate/UpdateDate, e.g. "02/02/2022 16:55:03"). */
 export function sendeoDisplayDate(d: Date): string {
@@ -561,7 +652,16 @@ export const sendeoPdf = (pages: string[][]): Buffer => textPdf(pages.map((lines
 /** The base64 label (BarcodeLabelType 1, 9, 10): a PDF, one page per piece; 9 (HTML) is shown without tags, 10 (TEXT) as is. */
 export function sendeoPdfLabel(pieces: LabelPiece[], labelType: number): string {
   const extra = (p: LabelPiece) =>
-    (labelType === 9 || labelType === 10) && p.additionalValue ? [labelType === 9 ? p.additionalValue.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim() : p.additionalValue] : [];
+    (labelType === 9 || labelType === 10) && p.additionalValue
+      ? [
+          labelType === 9
+            ? p.additionalValue
+                .replace(/<[^>]*>/g, ' ')
+                .replace(/\s+/g, ' ')
+                .trim()
+            : p.additionalValue,
+        ]
+      : [];
   const pages = pieces.map((p) => [
     'SENDEO',
     `Gonderen: ${p.sender}`,

@@ -20,7 +20,8 @@ async function main(): Promise<void> {
       const verdict = r.validationErrors.length ? `contract violations: ${r.validationErrors.join('; ')}` : 'within the contract';
       console.log(`${r.method} ${r.path} → ${r.status ?? '…'} (${verdict})`);
       const content = (r.body as { content?: { incoterm?: string; exportDeclaration?: { lineItems?: unknown[] } } } | undefined)?.content;
-      if (r.operation === 'shipments.create' && content) console.log(`  incoterm ${content.incoterm}, customs line items ${JSON.stringify(content.exportDeclaration?.lineItems ?? [])}`);
+      if (r.operation === 'shipments.create' && content)
+        console.log(`  incoterm ${content.incoterm}, customs line items ${JSON.stringify(content.exportDeclaration?.lineItems ?? [])}`);
       if (r.fault) console.log(`  fault: ${r.fault}`);
     }
     shown = dhl.requests.length;

@@ -15,7 +15,9 @@ import { SENDEO_STATUSES, SENDEO_TEST_CUSTOMER, startSendeoDouble } from './send
 async function main(): Promise<void> {
   const sendeo = await startSendeoDouble({ port: Number(process.env.PORT ?? 9403), trackingCacheMs: Number(process.env.TRACKING_CACHE_MS ?? 0) });
   console.log(`Sendeo web service test double at ${sendeo.baseUrl} (operations under /api/...)`);
-  console.log(`credentials: customer_code ${SENDEO_TEST_CUSTOMER.code}, password ${SENDEO_TEST_CUSTOMER.password} (CustomerId ${SENDEO_TEST_CUSTOMER.customerId})`);
+  console.log(
+    `credentials: customer_code ${SENDEO_TEST_CUSTOMER.code}, password ${SENDEO_TEST_CUSTOMER.password} (CustomerId ${SENDEO_TEST_CUSTOMER.customerId})`,
+  );
   let shown = 0;
   setInterval(() => {
     for (const r of sendeo.requests.slice(shown)) {

@@ -23,7 +23,8 @@ function lookupsOf(records: [state: string, city: string, postal: string][], cou
     },
     localitiesByCityKeys: async (_c: string, keys: string[]) => localities(records.filter((r) => keys.includes(foldName(r[1])))),
     statesByKeys: async (_c: string, keys: string[]) => [...new Set(records.filter((r) => keys.includes(foldName(r[0]))).map((r) => r[0]))],
-    postalCodesOf: async (_c: string, l: AddressLocality) => [...new Set(records.filter((r) => r[0] === l.state && r[1] === l.city).map((r) => r[2]))].slice(0, 2),
+    postalCodesOf: async (_c: string, l: AddressLocality) =>
+      [...new Set(records.filter((r) => r[0] === l.state && r[1] === l.city).map((r) => r[2]))].slice(0, 2),
   };
   return lookups;
 }
@@ -51,7 +52,10 @@ describe('resolveParty', () => {
   });
 
   it('lets the state or the postal code tell apart cities of one name, and reports the ambiguity otherwise', async () => {
-    expect((await resolveParty(lookupsOf(DATA), { country: 'TR', city: 'Merkez', state: 'amasya' }, 'consignee', TR)).party).toMatchObject({ state: 'Amasya', postal_code: '05000' });
+    expect((await resolveParty(lookupsOf(DATA), { country: 'TR', city: 'Merkez', state: 'amasya' }, 'consignee', TR)).party).toMatchObject({
+      state: 'Amasya',
+      postal_code: '05000',
+    });
     expect((await resolveParty(lookupsOf(DATA), { country: 'TR', city: 'Merkez', postal_code: '68000' }, 'consignee', TR)).party.state).toBe('Aksaray');
     const unclear = await resolveParty(lookupsOf(DATA), { country: 'TR', city: 'Merkez' }, 'consignor', TR);
     expect(unclear.corrections).toEqual([]);
@@ -71,7 +75,10 @@ describe('resolveParty', () => {
   it('takes a province written as the city as the state, and leaves a country without data alone', async () => {
     const province = await resolveParty(lookupsOf(DATA), { country: 'TR', city: 'ANKARA' }, 'consignee', TR);
     expect(province.party).toMatchObject({ city: 'ANKARA', state: 'Ankara' });
-    expect((await resolveParty(lookupsOf(DATA), { country: 'TR', city: 'Ankara', postal_code: '06690' }, 'consignee', TR)).party).toMatchObject({ city: 'Çankaya', state: 'Ankara' });
+    expect((await resolveParty(lookupsOf(DATA), { country: 'TR', city: 'Ankara', postal_code: '06690' }, 'consignee', TR)).party).toMatchObject({
+      city: 'Çankaya',
+      state: 'Ankara',
+    });
     const abroad = { country: 'DE', city: 'Berlni' };
     expect(await resolveParty(lookupsOf(DATA), abroad, 'consignee', TR)).toEqual({ party: abroad, corrections: [] });
   });

@@ -45,7 +45,11 @@ describe('address data files', () => {
     // every record has exactly the five fields, each a non-blank string (the first few offenders are shown)
     const FIELDS = ['city', 'place', 'postalCode', 'state', 'stateCode'];
     for (const [country, records] of byCountry) {
-      const malformed = records.filter((r) => Object.keys(r).sort().join() !== FIELDS.join() || !FIELDS.every((f) => typeof r[f as keyof typeof r] === 'string' && r[f as keyof typeof r].trim() !== ''));
+      const malformed = records.filter(
+        (r) =>
+          Object.keys(r).sort().join() !== FIELDS.join() ||
+          !FIELDS.every((f) => typeof r[f as keyof typeof r] === 'string' && r[f as keyof typeof r].trim() !== ''),
+      );
       expect({ country, malformed: malformed.slice(0, 5) }).toEqual({ country, malformed: [] });
     }
   });

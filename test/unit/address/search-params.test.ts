@@ -23,7 +23,10 @@ describe('parseAddressSearchQuery', () => {
   it('accepts repeated, single and unbracketed searchFields, deduplicated', () => {
     expect(parseAddressSearchQuery({ ...valid, 'searchFields[]': ['city', 'place', 'city'] }).searchFields).toEqual(['city', 'place']);
     expect(parseAddressSearchQuery({ countryIso2: 'tr', keyword: 'x', searchFields: 'postalCode' }).searchFields).toEqual(['postalCode']);
-    expect(parseAddressSearchQuery({ countryIso2: 'tr', keyword: 'x', searchFields: 'state', 'searchFields[]': ['place'] }).searchFields).toEqual(['place', 'state']);
+    expect(parseAddressSearchQuery({ countryIso2: 'tr', keyword: 'x', searchFields: 'state', 'searchFields[]': ['place'] }).searchFields).toEqual([
+      'place',
+      'state',
+    ]);
     expect(parseAddressSearchQuery({ ...valid, 'searchFields[]': 'postalcode,CITY' }).searchFields).toEqual(['postalCode', 'city']);
   });
 
@@ -96,7 +99,7 @@ describe('buildSearchSql', () => {
   });
 
   it('keeps the keyword out of the SQL text', () => {
-    const keyword = "caf%_'\\\"raga; DROP TABLE addresses; --";
+    const keyword = 'caf%_\'\\"raga; DROP TABLE addresses; --';
     const built = buildSearchSql(['place', 'city', 'state', 'postalCode'], keyword)!;
     expect(built.sql).not.toMatch(/caf|raga|DROP/i);
     expect(built.params).toContain('caf raga drop table addresses');

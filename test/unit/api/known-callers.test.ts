@@ -3,7 +3,15 @@ import { knownCallers } from '../../../src/api/plugins/auth';
 import { hashApiKey, type Caller } from '../../../src/db/customers.repository';
 import type { Queryable } from '../../../src/db/database';
 
-const caller = { customerId: 7, customerCode: 'C000007', customerName: 'Acme', authorizedName: null, userId: 3, firstname: 'A', lastname: 'B' } as unknown as Caller;
+const caller = {
+  customerId: 7,
+  customerCode: 'C000007',
+  customerName: 'Acme',
+  authorizedName: null,
+  userId: 3,
+  firstname: 'A',
+  lastname: 'B',
+} as unknown as Caller;
 
 /** A database that knows one key and counts the statements it is asked. */
 function keyTable(valid: string) {

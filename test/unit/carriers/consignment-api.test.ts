@@ -70,7 +70,15 @@ interface Fault {
   times?: number;
 }
 
-const STATUS_NAMES: Record<number, string> = { 24: 'NEW_DRAFT', 2: 'LABEL_CREATED', 3: 'AWAITING_PICKUP', 4: 'PICKED_UP', 5: 'IN_TRANSIT', 7: 'DELIVERED', 10: 'CANCELLED' };
+const STATUS_NAMES: Record<number, string> = {
+  24: 'NEW_DRAFT',
+  2: 'LABEL_CREATED',
+  3: 'AWAITING_PICKUP',
+  4: 'PICKED_UP',
+  5: 'IN_TRANSIT',
+  7: 'DELIVERED',
+  10: 'CANCELLED',
+};
 const NOT_A_DRAFT = 'Consignment not found or not in draft status.';
 
 class FakeRemote {
@@ -166,7 +174,19 @@ class FakeRemote {
   private detail(c: RemoteConsignment) {
     const labels =
       c.labels ??
-      (c.label ? [{ id: c.label.id, provider: 1, file_name: `${c.barcode}.pdf`, file_url: this.labelUrl(c), tracking_code: c.barcode, label_type: 'PDF', tracking_type: 'BARCODE' }] : []);
+      (c.label
+        ? [
+            {
+              id: c.label.id,
+              provider: 1,
+              file_name: `${c.barcode}.pdf`,
+              file_url: this.labelUrl(c),
+              tracking_code: c.barcode,
+              label_type: 'PDF',
+              tracking_type: 'BARCODE',
+            },
+          ]
+        : []);
     return {
       id: c.id,
       uuid: `uuid-${c.id}`,
@@ -193,7 +213,9 @@ class FakeRemote {
     const fault = this.faults.find((f) => (!f.method || f.method === method) && f.path.test(path));
     if (fault) {
       if (fault.times !== undefined && --fault.times <= 0) this.faults.splice(this.faults.indexOf(fault), 1);
-      res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers }).end(fault.raw ?? (fault.body === undefined ? '' : JSON.stringify(fault.body)));
+      res
+        .writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers })
+        .end(fault.raw ?? (fault.body === undefined ? '' : JSON.stringify(fault.body)));
       return;
     }
 
@@ -230,10 +252,23 @@ class FakeRemote {
       };
       const ref = body.reference_no as string | undefined;
       if (ref && this.byReference(ref)) {
-        return void remember(409, JSON.stringify({ status: false, errors: [{ message: 'reference_no: This reference number is already used. Please use a unique reference number.' }] }));
+        return void remember(
+          409,
+          JSON.stringify({
+            status: false,
+            errors: [{ message: 'reference_no: This reference number is already used. Please use a unique reference number.' }],
+          }),
+        );
       }
       const c = this.seed({ reference_no: ref ?? null, status: 24, draft: body, idempotencyKey: key });
-      return void remember(201, JSON.stringify({ status: true, message: 'Draft created.', data: { id: c.id, uuid: `uuid-${c.id}`, status: 24, reference_no: c.reference_no, barcode: null } }));
+      return void remember(
+        201,
+        JSON.stringify({
+          status: true,
+          message: 'Draft created.',
+          data: { id: c.id, uuid: `uuid-${c.id}`, status: 24, reference_no: c.reference_no, barcode: null },
+        }),
+      );
     }
 
     if (method === 'POST' && (m = /^\/api\/v1\/consignments\/draft\/(\d+)\/start-process$/.exec(path))) {
@@ -297,7 +332,9 @@ class FakeRemote {
 /** JSON with object keys in order: two bodies with the same content compare equal. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
   );
 }
 
@@ -381,7 +418,6 @@ function request(overrides: Partial<BookingRequest> = {}): BookingRequest {
     ...overrides,
   };
 }
-
 
 // ---------------------------------------------------------------------------------------------------------------
 
@@ -598,7 +634,11 @@ describe('ConsignmentApiCarrier', () => {
     it('processes a draft an earlier attempt created (its key expired) instead of creating another', async () => {
       const earlier = remote.seed({ reference_no: 'ORDER-1', status: 24, draft: { reference_no: 'ORDER-1' } });
       const booking = await carrier().book(request());
-      expect(calls()).toEqual(['POST /api/v1/consignments/draft', 'GET /api/v1/consignments/find/reference_no/ORDER-1', `POST /api/v1/consignments/draft/${earlier.id}/start-process`]);
+      expect(calls()).toEqual([
+        'POST /api/v1/consignments/draft',
+        'GET /api/v1/consignments/find/reference_no/ORDER-1',
+        `POST /api/v1/consignments/draft/${earlier.id}/start-process`,
+      ]);
       expect(remote.consignments.size).toBe(1);
       expect(earlier.status).toBe(2);
       expect(booking.carrierReference).toBe(String(earlier.id));
@@ -610,7 +650,13 @@ describe('ConsignmentApiCarrier', () => {
 
     it('retries a process that failed with a 503 on the draft the replayed create names', async () => {
       const c = carrier();
-      remote.faults.push({ method: 'POST', path: /start-process$/, status: 503, body: { status: false, errors: [{ message: 'Service unavailable' }] }, times: 1 });
+      remote.faults.push({
+        method: 'POST',
+        path: /start-process$/,
+        status: 503,
+        body: { status: false, errors: [{ message: 'Service unavailable' }] },
+        times: 1,
+      });
       expect(await failure(c.book(request()))).toBeInstanceOf(RemoteUnavailableError);
       expect(remote.consignments.get(9001)!.status).toBe(24);
 
@@ -677,7 +723,12 @@ describe('ConsignmentApiCarrier', () => {
     });
 
     it('refuses with the remote reason when the create is answered 409 and the reference lookup finds nothing', async () => {
-      remote.faults.push({ method: 'POST', path: /^\/api\/v1\/consignments\/draft$/, status: 409, body: { status: false, errors: [{ message: 'reference_no: This reference number is already used.' }] } });
+      remote.faults.push({
+        method: 'POST',
+        path: /^\/api\/v1\/consignments\/draft$/,
+        status: 409,
+        body: { status: false, errors: [{ message: 'reference_no: This reference number is already used.' }] },
+      });
       const error = await failure(carrier().book(request()));
       expect(error).toBeInstanceOf(CarrierRefusedError);
       expect((error as CarrierRefusedError).reason).toBe('reference_no: This reference number is already used.');
@@ -773,7 +824,13 @@ describe('ConsignmentApiCarrier', () => {
       });
 
       it('429 with Retry-After: 7 on the create → CarrierBusyError retrying in 7 s', async () => {
-        remote.faults.push({ method: 'POST', path: CREATE, status: 429, headers: { 'retry-after': '7' }, body: { status: false, errors: [{ message: 'Rate limit exceeded.' }] } });
+        remote.faults.push({
+          method: 'POST',
+          path: CREATE,
+          status: 429,
+          headers: { 'retry-after': '7' },
+          body: { status: false, errors: [{ message: 'Rate limit exceeded.' }] },
+        });
         const error = await failure(carrier().book(request()));
         expect(error).toBeInstanceOf(CarrierBusyError);
         expect((error as CarrierBusyError).retryAfterMs).toBe(7_000);
@@ -792,7 +849,13 @@ describe('ConsignmentApiCarrier', () => {
 
       it('429 on the lookup by reference of a recovery → CarrierBusyError', async () => {
         remote.seed({ reference_no: 'ORDER-1', status: 2 });
-        remote.faults.push({ method: 'GET', path: /find\/reference_no/, status: 429, headers: { 'retry-after': '3' }, body: { status: false, errors: [{ message: 'Rate limit exceeded.' }] } });
+        remote.faults.push({
+          method: 'GET',
+          path: /find\/reference_no/,
+          status: 429,
+          headers: { 'retry-after': '3' },
+          body: { status: false, errors: [{ message: 'Rate limit exceeded.' }] },
+        });
         const error = await failure(carrier().book(request()));
         expect(error).toBeInstanceOf(CarrierBusyError);
         expect((error as CarrierBusyError).retryAfterMs).toBe(3_000);
@@ -854,7 +917,12 @@ describe('ConsignmentApiCarrier', () => {
   });
 
   describe('cancel', () => {
-    const ref = (c: { id: number; barcode: string | null }) => ({ bookingKey: 'k', trackingCode: c.barcode!, carrierReference: String(c.id), inTransit: false });
+    const ref = (c: { id: number; barcode: string | null }) => ({
+      bookingKey: 'k',
+      trackingCode: c.barcode!,
+      carrierReference: String(c.id),
+      inTransit: false,
+    });
 
     it('200 → accepted, addressed by the remote id', async () => {
       const c = remote.seed({ reference_no: 'ORDER-1', status: 2 });
@@ -932,7 +1000,9 @@ describe('ConsignmentApiCarrier', () => {
       const result = await carrier().cancel({ bookingKey: 'k', trackingCode: 'NOPE', carrierReference: '123', inTransit: false });
       expect(result).toEqual({ accepted: false, reason: 'Consignment not found.' });
       remote.faults.push({ path: /cancel$/, status: 503 });
-      expect(await failure(carrier().cancel({ bookingKey: 'k', trackingCode: 'NOPE', carrierReference: '123', inTransit: false }))).toBeInstanceOf(RemoteUnavailableError);
+      expect(await failure(carrier().cancel({ bookingKey: 'k', trackingCode: 'NOPE', carrierReference: '123', inTransit: false }))).toBeInstanceOf(
+        RemoteUnavailableError,
+      );
     });
   });
 
@@ -953,9 +1023,21 @@ describe('ConsignmentApiCarrier', () => {
       });
       const events = await carrier().track(shipment(c.id));
       expect(events).toEqual([
-        { eventId: `${c.id}:4:2025-03-14 10:15:00`, event: 'PICKED_UP', occurredAt: new Date('2025-03-14T10:15:00Z'), location: 'İstanbul hub', message: 'Picked up' },
+        {
+          eventId: `${c.id}:4:2025-03-14 10:15:00`,
+          event: 'PICKED_UP',
+          occurredAt: new Date('2025-03-14T10:15:00Z'),
+          location: 'İstanbul hub',
+          message: 'Picked up',
+        },
         { eventId: `${c.id}:5:2025-03-15 01:02:03`, event: 'IN_TRANSIT', occurredAt: new Date('2025-03-15T01:02:03Z'), location: 'Ankara', message: undefined },
-        { eventId: `${c.id}:7:2025-03-15 23:59:59`, event: 'DELIVERED', occurredAt: new Date('2025-03-15T23:59:59Z'), location: undefined, message: 'Signed by G. Hopper' },
+        {
+          eventId: `${c.id}:7:2025-03-15 23:59:59`,
+          event: 'DELIVERED',
+          occurredAt: new Date('2025-03-15T23:59:59Z'),
+          location: undefined,
+          message: 'Signed by G. Hopper',
+        },
       ]);
       expect(remote.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /api/v1/consignments/${c.id}/details`]);
       expect(budget.calls).toBe(1);
@@ -970,10 +1052,22 @@ describe('ConsignmentApiCarrier', () => {
       const c = remote.seed({
         reference_no: 'ORDER-1',
         status: 77,
-        history: [entry(24, '2025-03-14 08:00:00'), entry(77, '2025-03-16 12:00:00', { status_name: 'FOO' }), entry(78, '2025-03-16 13:00:00', { status_name: 'BAR' })],
+        history: [
+          entry(24, '2025-03-14 08:00:00'),
+          entry(77, '2025-03-16 12:00:00', { status_name: 'FOO' }),
+          entry(78, '2025-03-16 13:00:00', { status_name: 'BAR' }),
+        ],
       });
       const mapped = await carrier({ settings: { provider_id: 1, status_map: { '77': 7 } } }).track(shipment(c.id));
-      expect(mapped).toEqual([{ eventId: `${c.id}:77:2025-03-16 12:00:00`, event: 'DELIVERED', occurredAt: new Date('2025-03-16T12:00:00Z'), location: undefined, message: undefined }]);
+      expect(mapped).toEqual([
+        {
+          eventId: `${c.id}:77:2025-03-16 12:00:00`,
+          event: 'DELIVERED',
+          occurredAt: new Date('2025-03-16T12:00:00Z'),
+          location: undefined,
+          message: undefined,
+        },
+      ]);
       // without the map, FOO means nothing here
       expect(await carrier().track(shipment(c.id))).toEqual([]);
     });
@@ -1008,7 +1102,11 @@ describe('status webhook at the remote', () => {
   const credentials = () => ({ base_url: `${remote.origin}/`, api_key: remote.apiKey });
 
   it('registers with Authorization: APIKEY, the status event and our secret header; returns the webhook id', async () => {
-    const id = await registerStatusWebhook(http, credentials(), { endpoint: 'https://cf.example.com/api/v1/providers/1001/remote-events', secret: 's3cret', description: 'd'.repeat(300) });
+    const id = await registerStatusWebhook(http, credentials(), {
+      endpoint: 'https://cf.example.com/api/v1/providers/1001/remote-events',
+      secret: 's3cret',
+      description: 'd'.repeat(300),
+    });
     expect(id).toBe('wh_1');
     const [sent] = remote.requests;
     expect(sent.method).toBe('POST');
@@ -1027,7 +1125,9 @@ describe('status webhook at the remote', () => {
 
   it('throws when the remote refuses the webhook', async () => {
     remote.faults.push({ path: /\/webhooks$/, status: 400, body: { status: false, errors: [{ field: 'endpoint', message: 'Invalid endpoint URL' }] } });
-    await expect(registerStatusWebhook(http, credentials(), { endpoint: 'x', secret: 's', description: 'd' })).rejects.toThrow(/endpoint: Invalid endpoint URL/);
+    await expect(registerStatusWebhook(http, credentials(), { endpoint: 'x', secret: 's', description: 'd' })).rejects.toThrow(
+      /endpoint: Invalid endpoint URL/,
+    );
   });
 
   it('deletes it; a webhook already gone counts as deleted; other failures throw', async () => {

@@ -46,7 +46,14 @@ const carrier = (overrides: { password?: string; labelFormat?: 'pdf' | 'zpl'; pa
     now: () => NOW,
   });
 
-const party = (country: string, city: string, name: string) => ({ name, country, city, postal_code: '34710', address: 'Caferağa Mah. Moda Cad. No:12 Kadıköy', phone_number: '+905551112233' });
+const party = (country: string, city: string, name: string) => ({
+  name,
+  country,
+  city,
+  postal_code: '34710',
+  address: 'Caferağa Mah. Moda Cad. No:12 Kadıköy',
+  phone_number: '+905551112233',
+});
 
 function request(kind: 'international' | 'domestic', overrides: Partial<BookingRequest> = {}): BookingRequest {
   const toCountry = kind === 'international' ? 'DE' : 'TR';
@@ -97,8 +104,24 @@ describe('DhlExpressCarrier', () => {
     expect(body.plannedShippingDateAndTime).toBe('2026-11-24T12:40:00 GMT+03:00');
     expect(body.content).toMatchObject({ isCustomsDeclarable: true, incoterm: 'DDU', declaredValue: 73, declaredValueCurrency: 'EUR' });
     expect(body.content.exportDeclaration.lineItems).toEqual([
-      { number: 1, description: 'Kilim yastık kılıfı', price: 24.5, quantity: { value: 2, unitOfMeasurement: 'PCS' }, commodityCodes: [{ typeCode: 'outbound', value: '630493000000' }], manufacturerCountry: 'TR', weight: { netValue: 1, grossValue: 1 } },
-      { number: 2, description: 'Türk kahvesi 250 g', price: 8, quantity: { value: 3, unitOfMeasurement: 'PCS' }, commodityCodes: [{ typeCode: 'outbound', value: '090121000000' }], manufacturerCountry: 'TR', weight: { netValue: 1, grossValue: 1 } },
+      {
+        number: 1,
+        description: 'Kilim yastık kılıfı',
+        price: 24.5,
+        quantity: { value: 2, unitOfMeasurement: 'PCS' },
+        commodityCodes: [{ typeCode: 'outbound', value: '630493000000' }],
+        manufacturerCountry: 'TR',
+        weight: { netValue: 1, grossValue: 1 },
+      },
+      {
+        number: 2,
+        description: 'Türk kahvesi 250 g',
+        price: 8,
+        quantity: { value: 3, unitOfMeasurement: 'PCS' },
+        commodityCodes: [{ typeCode: 'outbound', value: '090121000000' }],
+        manufacturerCountry: 'TR',
+        weight: { netValue: 1, grossValue: 1 },
+      },
     ]);
     expect(body.content.exportDeclaration.invoice).toEqual({ number: 'INV-2026-1001', date: '2026-11-24' });
     expect(booking.trackingCode).toMatch(/^\d{10}$/);
@@ -167,7 +190,10 @@ describe('DhlExpressCarrier', () => {
   });
 
   it('maps the carrier’s errors: credentials and business refusals are final, 5xx and 429 are retried', async () => {
-    expect(await failure(carrier({ password: 'wrong' }).book(request('international')))).toMatchObject({ name: 'CarrierRefusedError', reason: expect.stringContaining('credentials') });
+    expect(await failure(carrier({ password: 'wrong' }).book(request('international')))).toMatchObject({
+      name: 'CarrierRefusedError',
+      reason: expect.stringContaining('credentials'),
+    });
     dhl.failNext({ kind: 'refusal', preset: 'serviceNotAvailableForRoute' });
     expect(await failure(carrier().book(request('international')))).toMatchObject({ reason: expect.stringContaining('7008') });
     dhl.failNext({ kind: 'status', status: 503 });
@@ -230,7 +256,11 @@ function threePieces(kind: 'international' | 'domestic' = 'international', overr
 
 /** A carrier on another double (one started with other options). */
 const carrierOn = (double: MyDhlDouble, settings: Partial<DhlExpressSettings> = {}) =>
-  new DhlExpressCarrier({ ...carrierOptions(), credentials: { username: double.username, password: double.password, account_number: '123456789' }, settings: { base_url: double.baseUrl, ...settings } });
+  new DhlExpressCarrier({
+    ...carrierOptions(),
+    credentials: { username: double.username, password: double.password, account_number: '123456789' },
+    settings: { base_url: double.baseUrl, ...settings },
+  });
 
 describe('DhlExpressCarrier: every label document of a multi-piece shipment', () => {
   let perPiece: MyDhlDouble;
@@ -286,7 +316,16 @@ describe('DhlExpressCarrier: the contract’s rules, before any call', () => {
     req.draft = {
       ...req.draft,
       consignor: { ...req.draft.consignor, address },
-      packages: [{ ...req.draft.packages![0], weight: 1.23456, length: 30.00041, width: 20.2, height: 15.9999, items: [{ ...req.draft.packages![0].items![0], description }] }],
+      packages: [
+        {
+          ...req.draft.packages![0],
+          weight: 1.23456,
+          length: 30.00041,
+          width: 20.2,
+          height: 15.9999,
+          items: [{ ...req.draft.packages![0].items![0], description }],
+        },
+      ],
     };
     await carrier().book(req);
     const [sent] = shipmentRequests();
@@ -310,14 +349,23 @@ describe('DhlExpressCarrier: the contract’s rules, before any call', () => {
     };
     const error = await failure(carrier().book(req));
     expect(error).toBeInstanceOf(CarrierInputError);
-    expect((error as CarrierInputError).issues.map((i) => i.field).sort()).toEqual(['consignee.city', 'consignee.phone_number', 'consignee.postal_code', 'consignor.email', 'invoice_number']);
+    expect((error as CarrierInputError).issues.map((i) => i.field).sort()).toEqual([
+      'consignee.city',
+      'consignee.phone_number',
+      'consignee.postal_code',
+      'consignor.email',
+      'invoice_number',
+    ]);
     expect(dhl.requests).toHaveLength(0);
   });
 
   it('sends the state or province code (provinceCode) where DHL wants one, never empty, and refuses a US or Canadian party without one', async () => {
     const us = request('international');
     us.shipment = { ...us.shipment, toCountry: 'US' };
-    us.draft = { ...us.draft, consignee: { ...us.draft.consignee, country: 'US', city: 'New York', postal_code: '10001', state: 'New York', state_code: 'ny' } };
+    us.draft = {
+      ...us.draft,
+      consignee: { ...us.draft.consignee, country: 'US', city: 'New York', postal_code: '10001', state: 'New York', state_code: 'ny' },
+    };
     await carrier().book(us);
     const [sent] = shipmentRequests();
     expect(sent.validationErrors).toEqual([]);
@@ -373,11 +421,7 @@ describe('DhlExpressCarrier: rates', () => {
       weightKg: 6,
       desi: 0,
       packageCount: 3,
-      packages: [
-        { weightKg: 1, lengthCm: 50, widthCm: 40, heightCm: 30 },
-        { weightKg: 2, lengthCm: 20, widthCm: 20, heightCm: 20 },
-        { weightKg: 3.00049 },
-      ],
+      packages: [{ weightKg: 1, lengthCm: 50, widthCm: 40, heightCm: 30 }, { weightKg: 2, lengthCm: 20, widthCm: 20, heightCm: 20 }, { weightKg: 3.00049 }],
     };
     const quote = await carrier().quote(spec, parties);
     const sent = dhl.requests.find((r) => r.operation === 'rates.post')!;
@@ -474,7 +518,13 @@ describe('DhlExpressCarrier: exactly once (the booking activity’s look-up)', (
     expect(await carrier().findBooking(request('international'))).toEqual({ state: 'none' });
     const [asked] = dhl.requests;
     expect(asked).toMatchObject({ operation: 'tracking.multi', status: 404, validationErrors: [] });
-    expect(asked.query).toMatchObject({ shipmentReference: KEY, shipmentReferenceType: 'CU', shipperAccountNumber: '123456789', dateRangeFrom: '2026-10-25', dateRangeTo: '2026-12-04' });
+    expect(asked.query).toMatchObject({
+      shipmentReference: KEY,
+      shipmentReferenceType: 'CU',
+      shipperAccountNumber: '123456789',
+      dateRangeFrom: '2026-10-25',
+      dateRangeTo: '2026-12-04',
+    });
   });
 
   it('reports a shipment DHL made although the connection was cut before its answer (201, then dropped) as unusable, with its waybill', async () => {
@@ -483,7 +533,11 @@ describe('DhlExpressCarrier: exactly once (the booking activity’s look-up)', (
     expect(lost).toBeInstanceOf(RemoteUnavailableError);
     const [awb] = [...dhl.shipments.keys()];
     expect(awb).toMatch(/^\d{10}$/);
-    expect(await carrier().findBooking(request('international'))).toEqual({ state: 'unusable', trackingCodes: [awb], reason: expect.stringContaining('label') });
+    expect(await carrier().findBooking(request('international'))).toEqual({
+      state: 'unusable',
+      trackingCodes: [awb],
+      reason: expect.stringContaining('label'),
+    });
   });
 
   it('throws the transient error of an HTTP 500 (not a refusal), and finds the booking the 500 may have made', async () => {
@@ -497,7 +551,10 @@ describe('DhlExpressCarrier: exactly once (the booking activity’s look-up)', (
 
 describe('DhlExpressCarrier: pickups and cancelling', () => {
   const pickupAccount = () =>
-    new DhlExpressCarrier({ ...carrierOptions(), settings: { base_url: dhl.baseUrl, pickup: { requested: true, close_time: '18:00', location: 'reception' } } });
+    new DhlExpressCarrier({
+      ...carrierOptions(),
+      settings: { base_url: dhl.baseUrl, pickup: { requested: true, close_time: '18:00', location: 'reception' } },
+    });
 
   it('books a courier pickup when the account asks, keeps its dispatch confirmation number, and cancel cancels the pickup at DHL (without one, cancel is ours alone)', async () => {
     const booking = await pickupAccount().book(request('international'));
@@ -516,12 +573,17 @@ describe('DhlExpressCarrier: pickups and cancelling', () => {
     expect(dhl.requests.at(-1)!.path).toBe(`/shipments/${booking.trackingCode}/tracking`);
 
     // DHL's refusal (already cancelled or completed) is passed on.
-    expect(await pickupAccount().cancel({ ...ref, inTransit: false })).toEqual({ accepted: false, reason: expect.stringContaining('Pickup already cancelled or completed') });
+    expect(await pickupAccount().cancel({ ...ref, inTransit: false })).toEqual({
+      accepted: false,
+      reason: expect.stringContaining('Pickup already cancelled or completed'),
+    });
 
     // Without a pickup, cancelling before transit is ours alone: nothing is sent (the contract has no shipment void).
     const dropOff = await carrier().book(request('international'));
     dhl.requests.length = 0;
-    expect(await carrier().cancel({ bookingKey: 'k', trackingCode: dropOff.trackingCode, carrierReference: dropOff.carrierReference, inTransit: false })).toEqual({ accepted: true });
+    expect(
+      await carrier().cancel({ bookingKey: 'k', trackingCode: dropOff.trackingCode, carrierReference: dropOff.carrierReference, inTransit: false }),
+    ).toEqual({ accepted: true });
     expect(dhl.requests).toHaveLength(0);
   });
 });

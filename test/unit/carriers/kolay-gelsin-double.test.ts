@@ -1,6 +1,11 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startKolayGelsinDouble, validateWebhookPayload, type KolayGelsinDouble, type KolayGelsinDoubleOptions } from '../../support/carriers/kolay-gelsin-double';
+import {
+  startKolayGelsinDouble,
+  validateWebhookPayload,
+  type KolayGelsinDouble,
+  type KolayGelsinDoubleOptions,
+} from '../../support/carriers/kolay-gelsin-double';
 import type { KolayGelsinEnvelope } from '../../support/carriers/kolay-gelsin.schemas';
 
 interface Answer {
@@ -98,7 +103,9 @@ describe('Kolay Gelsin double: create', () => {
     const created = await post('SaveIntegrationShipment', v1);
     expect(created.body.ResultCode).toBe(200);
     // no CustomerBarcode given: the double hands out a KG-style barcode
-    expect((created.body.Payload as { ShipmentItemLabelList: Array<{ CustomerBarcode: string }> }).ShipmentItemLabelList[0].CustomerBarcode).toMatch(/^KLY\d+$/);
+    expect((created.body.Payload as { ShipmentItemLabelList: Array<{ CustomerBarcode: string }> }).ShipmentItemLabelList[0].CustomerBarcode).toMatch(
+      /^KLY\d+$/,
+    );
 
     const unknown = await post('SaveIntegrationShipment', { ...v1, Recipient: { RecipientId: 999 } });
     expect([unknown.status, unknown.body.ResultCode, unknown.body.ResultMessage]).toEqual([500, 500, 'NoContactsFound']);
@@ -267,7 +274,11 @@ describe('Kolay Gelsin double: cancel and status', () => {
     const [event] = item.CargoEventLogModelList;
     expect(event.DocumentType).toBe('4');
     const doc = await post('GetDocumentForHistory', { DocumentId: event.DocumentId, DocumentType: 4 });
-    expect(Buffer.from((doc.body.Payload as { Data: string }).Data, 'base64').toString().startsWith('%PDF')).toBe(true);
+    expect(
+      Buffer.from((doc.body.Payload as { Data: string }).Data, 'base64')
+        .toString()
+        .startsWith('%PDF'),
+    ).toBe(true);
   });
 });
 

@@ -22,10 +22,25 @@ afterAll(async () => {
   await kg.close();
 });
 
-const RATES: KolayGelsinSettings['rates'] = { bands: [{ up_to: 2, price: 55 }, { up_to: 10, price: 80 }], per_unit_above: 6, max: 30, transit_days: 1 };
+const RATES: KolayGelsinSettings['rates'] = {
+  bands: [
+    { up_to: 2, price: 55 },
+    { up_to: 10, price: 80 },
+  ],
+  per_unit_above: 6,
+  max: 30,
+  transit_days: 1,
+};
 
 const carrier = (settings: Partial<KolayGelsinSettings> = {}, token = kg.token) =>
-  new KolayGelsinCarrier({ providerId: 1003, name: 'Kolay Gelsin', logoUrl: 'http://x/logo.svg', credentials: { token, customer_id: 20, address_id: 28 }, settings: { base_url: kg.baseUrl, rates: RATES, ...settings }, http });
+  new KolayGelsinCarrier({
+    providerId: 1003,
+    name: 'Kolay Gelsin',
+    logoUrl: 'http://x/logo.svg',
+    credentials: { token, customer_id: 20, address_id: 28 },
+    settings: { base_url: kg.baseUrl, rates: RATES, ...settings },
+    http,
+  });
 
 let serial = 0;
 function request(overrides: Partial<BookingRequest> = {}): BookingRequest {
@@ -39,7 +54,15 @@ function request(overrides: Partial<BookingRequest> = {}): BookingRequest {
     labelFormat: 'pdf',
     draft: {
       consignor: { name: 'Anadolu Butik', country: 'TR', city: 'Kadıköy', state: 'İstanbul', address: 'Moda Cad. No:12' },
-      consignee: { name: 'Şükrü Öztürk', country: 'TR', city: 'Çankaya', state: 'Ankara', postal_code: '06420', address: 'Atatürk Blv. No:5', phone_number: '+905551112233' },
+      consignee: {
+        name: 'Şükrü Öztürk',
+        country: 'TR',
+        city: 'Çankaya',
+        state: 'Ankara',
+        postal_code: '06420',
+        address: 'Atatürk Blv. No:5',
+        phone_number: '+905551112233',
+      },
       packages: [{ package_type: 1, weight: 3, length: 30, width: 20, height: 15, items: [{ description: 'Kupa', quantity: 1 }] }],
     },
     ...overrides,
@@ -50,7 +73,11 @@ const sentBy = (from: number) => kg.requests.slice(from);
 
 describe('the Kolay Gelsin adapter', () => {
   it('prices domestic shipments from the account’s rate table by chargeable weight, and nothing abroad', async () => {
-    expect(await carrier().quote({ fromCountry: 'TR', toCountry: 'TR', weightKg: 1, desi: 1.5, packageCount: 1 })).toMatchObject({ baseCost: 55, currency: 'TRY', transitDays: 1 });
+    expect(await carrier().quote({ fromCountry: 'TR', toCountry: 'TR', weightKg: 1, desi: 1.5, packageCount: 1 })).toMatchObject({
+      baseCost: 55,
+      currency: 'TRY',
+      transitDays: 1,
+    });
     expect(await carrier().quote({ fromCountry: 'TR', toCountry: 'TR', weightKg: 3, desi: 12.2, packageCount: 1 })).toMatchObject({ baseCost: 80 + 3 * 6 });
     expect(await carrier().quote({ fromCountry: 'TR', toCountry: 'TR', weightKg: 31, desi: 1, packageCount: 1 })).toBeNull();
     expect(await carrier().quote({ fromCountry: 'TR', toCountry: 'DE', weightKg: 1, desi: 1, packageCount: 1 })).toBeNull();
@@ -88,7 +115,9 @@ describe('the Kolay Gelsin adapter', () => {
 
   it('classifies Kolay Gelsin’s answers: envelope refusals are final, its generic failure and bare 5xx are retried', async () => {
     kg.faults.refuseNext(1, { operation: 'SaveIntegrationShipment', resultMessage: 'MoveOptionNotFound' });
-    expect(await failure(carrier().book(request()))).toEqual(expect.objectContaining({ name: 'CarrierRefusedError', reason: 'Kolay Gelsin SaveIntegrationShipment: MoveOptionNotFound' }));
+    expect(await failure(carrier().book(request()))).toEqual(
+      expect.objectContaining({ name: 'CarrierRefusedError', reason: 'Kolay Gelsin SaveIntegrationShipment: MoveOptionNotFound' }),
+    );
     kg.faults.refuseNext(1, { operation: 'SaveRecipient', resultMessage: 'SomethingWentWrong' });
     expect(await failure(carrier().book(request()))).toBeInstanceOf(RemoteUnavailableError);
     kg.faults.failNext(1, 500);
@@ -130,7 +159,10 @@ describe('the Kolay Gelsin adapter', () => {
     expect(kg.deliveries.get(b.trackingCode)!.cancellation?.kind).toBe('return-started');
     const c = await carrier().book(request());
     kg.advance(c.trackingCode, 29);
-    expect(await carrier().cancel({ bookingKey: '', trackingCode: c.trackingCode, inTransit: true })).toEqual({ accepted: false, reason: expect.stringContaining('ShipmentAlreadyDelivered') });
+    expect(await carrier().cancel({ bookingKey: '', trackingCode: c.trackingCode, inTransit: true })).toEqual({
+      accepted: false,
+      reason: expect.stringContaining('ShipmentAlreadyDelivered'),
+    });
   });
 });
 
@@ -148,8 +180,16 @@ describe('Kolay Gelsin request pieces', () => {
   });
 
   it('a business is a corporate recipient; a one-word name gets a dash for the surname the contract requires', () => {
-    expect(recipientRequest({ name: 'Anadolu Ltd', party_type: 'business', postal_code: '34710', city: 'Kadıköy', address: 'x' }, 1)).toMatchObject({ RecipientType: 2, RecipientTitle: 'Anadolu Ltd', Address: { CityId: 34, AddressTypeId: 2 } });
-    expect(recipientRequest({ name: 'Cem', postal_code: '06420', city: 'Çankaya', address: 'x' }, 1)).toMatchObject({ RecipientType: 1, RecipientName: 'Cem', RecipientSurname: '-' });
+    expect(recipientRequest({ name: 'Anadolu Ltd', party_type: 'business', postal_code: '34710', city: 'Kadıköy', address: 'x' }, 1)).toMatchObject({
+      RecipientType: 2,
+      RecipientTitle: 'Anadolu Ltd',
+      Address: { CityId: 34, AddressTypeId: 2 },
+    });
+    expect(recipientRequest({ name: 'Cem', postal_code: '06420', city: 'Çankaya', address: 'x' }, 1)).toMatchObject({
+      RecipientType: 1,
+      RecipientName: 'Cem',
+      RecipientSurname: '-',
+    });
   });
 
   it('webhook bodies: webhook.json’s array of pieces and api-docs.md’s flat event name their shipments', () => {

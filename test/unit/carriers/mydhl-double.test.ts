@@ -60,7 +60,13 @@ function trToDe(): Json {
     customerReferences: [{ value: 'CF-2025-000123', typeCode: 'CU' }],
     customerDetails: {
       shipperDetails: {
-        postalAddress: { postalCode: '34394', cityName: 'Istanbul', countryCode: 'TR', addressLine1: 'Esentepe Mah. Buyukdere Cad. No:185', countyName: 'Sisli' },
+        postalAddress: {
+          postalCode: '34394',
+          cityName: 'Istanbul',
+          countryCode: 'TR',
+          addressLine1: 'Esentepe Mah. Buyukdere Cad. No:185',
+          countyName: 'Sisli',
+        },
         contactInformation: { phone: '+902121234567', companyName: 'Anadolu Tekstil A.S.', fullName: 'Ayse Yilmaz', email: 'ayse@example.com.tr' },
         registrationNumbers: [{ typeCode: 'VAT', number: 'TR1234567890', issuerCountryCode: 'TR' }],
         typeCode: 'business',
@@ -281,7 +287,11 @@ describe('MyDHL double: POST /shipments', () => {
     expect(res.status).toBe(401);
     expect(dhl.requests.map((r) => r.auth)).toEqual(['invalid', 'missing']);
 
-    const noVersion = await fetch(`${dhl.baseUrl}/shipments`, { method: 'POST', headers: { Authorization: dhl.authorization, 'Content-Type': 'application/json' }, body: JSON.stringify(trToDe()) });
+    const noVersion = await fetch(`${dhl.baseUrl}/shipments`, {
+      method: 'POST',
+      headers: { Authorization: dhl.authorization, 'Content-Type': 'application/json' },
+      body: JSON.stringify(trToDe()),
+    });
     expect(noVersion.status).toBe(400);
     expect(await noVersion.json()).toMatchObject({ title: 'Missing parameters', detail: 'Missing mandatory parameters: x-version' });
 
@@ -332,7 +342,10 @@ describe('MyDHL double: rates', () => {
     );
 
     const filtered = await call('POST', '/rates', {
-      customerDetails: { shipperDetails: { postalCode: '', cityName: 'Istanbul', countryCode: 'TR' }, receiverDetails: { postalCode: '10115', cityName: 'Berlin', countryCode: 'DE' } },
+      customerDetails: {
+        shipperDetails: { postalCode: '', cityName: 'Istanbul', countryCode: 'TR' },
+        receiverDetails: { postalCode: '10115', cityName: 'Berlin', countryCode: 'DE' },
+      },
       productCode: 'W',
       plannedShippingDateAndTime: '2025-03-17T14:00:00 GMT+03:00',
       unitOfMeasurement: 'metric',
@@ -374,7 +387,13 @@ describe('MyDHL double: tracking', () => {
     const [shipment] = inTransit.body.shipments;
     expect(shipment).toMatchObject({ shipmentTrackingNumber: awb, status: 'Success', productCode: 'P', numberOfPieces: 1 });
     expect(shipment.events.map((e: Json) => e.typeCode)).toEqual(['PU', 'AF', 'PL', 'DF']);
-    expect(shipment.events[0]).toEqual({ date: '2025-03-17', time: '13:56:21', typeCode: 'PU', description: 'Shipment picked up', serviceArea: [{ code: 'IST', description: 'ISTANBUL-TR' }] });
+    expect(shipment.events[0]).toEqual({
+      date: '2025-03-17',
+      time: '13:56:21',
+      typeCode: 'PU',
+      description: 'Shipment picked up',
+      serviceArea: [{ code: 'IST', description: 'ISTANBUL-TR' }],
+    });
 
     dhl.setTracking(awb, 'delivered');
     const delivered = await call('GET', `/tracking?shipmentTrackingNumber=${awb}&shipmentTrackingNumber=${MYDHL_TEST_WAYBILLS[0]}&levelOfDetail=all`);
@@ -418,12 +437,21 @@ describe('MyDHL double: tracking', () => {
     const check = ajv.compile(trackingResponseSchema);
     const events = mydhlResponses.trackingEvents({ fromCountry: 'TR', toCountry: 'DE', shippedOn: '2025-03-17', upTo: 'delivered' });
     const body = mydhlResponses.tracking([
-      mydhlResponses.trackedShipment({ shipmentTrackingNumber: '5800000001', events, fromCountry: 'TR', toCountry: 'DE', shippedAt: '2025-03-17T14:00:00', withPieces: true }),
+      mydhlResponses.trackedShipment({
+        shipmentTrackingNumber: '5800000001',
+        events,
+        fromCountry: 'TR',
+        toCountry: 'DE',
+        shippedAt: '2025-03-17T14:00:00',
+        withPieces: true,
+      }),
     ]);
     expect(check(body)).toBe(true);
 
     const [first, ...rest] = events;
-    const documentExample = { shipments: [{ ...body.shipments[0], events: [{ ...first, remarks: [{ value: 'The shipment is on its way to the destination.' }] }, ...rest] }] };
+    const documentExample = {
+      shipments: [{ ...body.shipments[0], events: [{ ...first, remarks: [{ value: 'The shipment is on its way to the destination.' }] }, ...rest] }],
+    };
     expect(check(documentExample)).toBe(false);
     expect(check.errors?.[0]).toMatchObject({ keyword: 'additionalProperties', params: { additionalProperty: 'remarks' } });
   });
@@ -500,7 +528,11 @@ describe('MyDHL double: documents per piece, lost answers, event offsets, refere
       const body = trToDe();
       body.content.packages.push({ weight: 1.2, dimensions: { length: 20, width: 20, height: 20 } });
       body.outputImageProperties = { encodingFormat: 'pdf', imageOptions: [{ typeCode: 'label' }, { typeCode: 'waybillDoc', isRequested: true }] };
-      const res = await fetch(`${perPiece.baseUrl}/shipments`, { method: 'POST', headers: { ...headers(), Authorization: perPiece.authorization }, body: JSON.stringify(body) });
+      const res = await fetch(`${perPiece.baseUrl}/shipments`, {
+        method: 'POST',
+        headers: { ...headers(), Authorization: perPiece.authorization },
+        body: JSON.stringify(body),
+      });
       expect(res.status).toBe(201);
       const created = (await res.json()) as Json;
       expect(created.documents.map((d: Json) => [d.typeCode, d.packageReferenceNumber])).toEqual([
@@ -524,12 +556,17 @@ describe('MyDHL double: documents per piece, lost answers, event offsets, refere
 
   it('applyThenDrop creates the shipment, then cuts the connection without an answer; the shipment is found by its reference at once', async () => {
     dhl.failNext({ kind: 'applyThenDrop' }, { operation: 'shipments.create' });
-    await expect(fetch(`${dhl.baseUrl}/shipments`, { method: 'POST', headers: headers(), body: JSON.stringify(trToDe()), signal: AbortSignal.timeout(5_000) })).rejects.toThrow();
+    await expect(
+      fetch(`${dhl.baseUrl}/shipments`, { method: 'POST', headers: headers(), body: JSON.stringify(trToDe()), signal: AbortSignal.timeout(5_000) }),
+    ).rejects.toThrow();
     expect(dhl.requests[0]).toMatchObject({ operation: 'shipments.create', fault: 'applyThenDrop', validationErrors: [] });
     expect(dhl.requests[0].status).toBeUndefined();
     const [awb] = [...dhl.shipments.keys()];
     expect(awb).toMatch(/^\d{10}$/);
-    const found = await call('GET', '/tracking?shipmentReference=CF-2025-000123&shipmentReferenceType=CU&shipperAccountNumber=123456789&trackingView=shipment-details-only');
+    const found = await call(
+      'GET',
+      '/tracking?shipmentReference=CF-2025-000123&shipmentReferenceType=CU&shipperAccountNumber=123456789&trackingView=shipment-details-only',
+    );
     expect(found.status).toBe(200);
     expect(found.body.shipments.map((s: Json) => [s.shipmentTrackingNumber, s.events])).toEqual([[awb, []]]);
   });

@@ -41,12 +41,12 @@ describe('CarrierRegistry', () => {
   it('preference 0 takes the given provider, or nothing', async () => {
     expect((await registry.choose(spec(2), 0, 1))?.carrier.id).toBe(1);
     expect((await registry.choose(spec(2), 0, 2))?.carrier.id).toBe(2);
-    expect((await registry.choose(spec(2), 0, 2))?.quote).toEqual((await registry.get(2)!.quote(spec(2))));
-    expect((await registry.choose(spec(2), 0, 9))).toBeNull();
-    expect((await registry.choose(spec(2), 0, null))).toBeNull();
-    expect((await registry.choose(spec(2), 0))).toBeNull();
+    expect((await registry.choose(spec(2), 0, 2))?.quote).toEqual(await registry.get(2)!.quote(spec(2)));
+    expect(await registry.choose(spec(2), 0, 9)).toBeNull();
+    expect(await registry.choose(spec(2), 0, null)).toBeNull();
+    expect(await registry.choose(spec(2), 0)).toBeNull();
     // provider 2 takes at most 30 kg abroad
-    expect((await registry.choose(spec(40, 'DE'), 0, 2))).toBeNull();
+    expect(await registry.choose(spec(40, 'DE'), 0, 2)).toBeNull();
   });
 
   it('preference 1 and 2 choose different sandbox carriers', async () => {
@@ -60,8 +60,8 @@ describe('CarrierRegistry', () => {
     // 40 kg abroad: only provider 1 can, so it is also the cheapest
     expect((await registry.choose(spec(40, 'DE'), 1))?.carrier.id).toBe(1);
     expect((await registry.choose(spec(40, 'DE'), 2))?.carrier.id).toBe(1);
-    expect((await registry.choose(spec(500), 1))).toBeNull();
-    expect((await registry.choose(spec(500), 2))).toBeNull();
+    expect(await registry.choose(spec(500), 1)).toBeNull();
+    expect(await registry.choose(spec(500), 2)).toBeNull();
   });
 
   it('breaks ties: cheapest → lower id; fastest → cheaper, then lower id', async () => {

@@ -203,7 +203,7 @@ describe('Sendeo double: LoginAES and tokens', () => {
     expect((await post('SETDELIVERY', dt1Example())).status).toBe(200);
   });
 
-  it('expires a token 20 hours after login on the double\'s clock', async () => {
+  it("expires a token 20 hours after login on the double's clock", async () => {
     clock = new Date(clock.getTime() + 20 * 3600 * 1000 - 1000);
     expect((await track({ referenceNo: 'none' })).status).toBe(500); // still authenticated: 702
     clock = new Date(clock.getTime() + 1000);
@@ -320,7 +320,7 @@ describe('Sendeo double: SETDELIVERY', () => {
     expect(double.deliveries.get('cod')?.request.CollectionPrice).toBe(5000);
   });
 
-  it('refuses a ReferenceNo the customer already used, but not another customer\'s', async () => {
+  it("refuses a ReferenceNo the customer already used, but not another customer's", async () => {
     await withDouble({ customers: [SENDEO_TEST_CUSTOMER, { code: 'OTHER', password: 'pw-other', customerId: 700001 }] }, async () => {
       await book();
       const again = await post('SETDELIVERY', dt1Example());
@@ -414,7 +414,7 @@ describe('Sendeo double: TRACKDELIVERY', () => {
     expect([bad.status, Object.keys(bad.body.errors)]).toEqual([400, ['trackingNo']]);
   });
 
-  it('refuses advance() to a status outside Sendeo\'s list and to an unknown delivery', async () => {
+  it("refuses advance() to a status outside Sendeo's list and to an unknown delivery", async () => {
     await book();
     expect(() => double.advance('test', 116)).toThrow(/116/);
     expect(() => double.advance('nope', 102)).toThrow(/nope/);
@@ -453,7 +453,7 @@ describe('Sendeo double: CANCELDELIVERY', () => {
     expect(twice.body.StatusCode).toBe(703);
   });
 
-  it('cancels by trackingNumber and by the C# client\'s JSON body', async () => {
+  it("cancels by trackingNumber and by the C# client's JSON body", async () => {
     const a = await book({ ...dt1Example(), ReferenceNo: 'a' });
     await book({ ...dt1Example(), ReferenceNo: 'b' });
     expect((await call('POST', '/api/Cargo/CANCELDELIVERY', { query: { trackingNumber: a.TrackingNumber } })).body.result).toEqual({ IsSuccess: true });
@@ -477,11 +477,17 @@ describe('Sendeo double: CANCELDELIVERY', () => {
 describe('Sendeo double: CARGOMEASUREMENTUPDATE, GETBARCODE, GETBARCODEBYTRACKINGNUMBER', () => {
   it('records measurements (the Postman example) and shows them in TRACKDELIVERY', async () => {
     await book();
-    const res = await post('CARGOMEASUREMENTUPDATE', { CustomerReferenceNo: 'test', Measurements: [{ Quantity: 3, Width: 20, Length: 30, Height: 10, Deci: 6.0, Weight: 2.5 }] });
+    const res = await post('CARGOMEASUREMENTUPDATE', {
+      CustomerReferenceNo: 'test',
+      Measurements: [{ Quantity: 3, Width: 20, Length: 30, Height: 10, Deci: 6.0, Weight: 2.5 }],
+    });
     expect([res.status, res.body.result]).toEqual([200, { IsSuccess: true }]);
     expect(double.deliveries.get('test')!.measurements).toEqual([{ Quantity: 3, Width: 20, Length: 30, Height: 10, Deci: 6, Weight: 2.5 }]);
     expect((await track({ referenceNo: 'test' })).body.result).toMatchObject({ Quantity: 3, DeciWeight: 18 });
-    const unknown = await post('CARGOMEASUREMENTUPDATE', { CustomerReferenceNo: 'nope', Measurements: [{ Quantity: 1, Width: 0, Length: 0, Height: 0, Deci: 52.0, Weight: 0.0 }] });
+    const unknown = await post('CARGOMEASUREMENTUPDATE', {
+      CustomerReferenceNo: 'nope',
+      Measurements: [{ Quantity: 1, Width: 0, Length: 0, Height: 0, Deci: 52.0, Weight: 0.0 }],
+    });
     expect([unknown.status, unknown.body.StatusCode]).toEqual([500, 702]);
     const incomplete = await post('CARGOMEASUREMENTUPDATE', { customerReferenceNo: 'test', measurements: [{ quantity: 1 }] });
     expect(incomplete.status).toBe(400);
@@ -492,7 +498,14 @@ describe('Sendeo double: CARGOMEASUREMENTUPDATE, GETBARCODE, GETBARCODEBYTRACKIN
     const booked = await book();
     const zpls = await post('GETBARCODE', { barcodeLabelType: 3, referenceNo: 'test' });
     expect(zpls.status).toBe(200);
-    expect(zpls.body.result).toMatchObject({ TrackingNumber: booked.TrackingNumber, ShipmentId: expect.any(Number), TrackingUrl: booked.TrackingUrl, BarcodeNumbers: booked.BarcodeNumbers, Barcode: null, BarcodeZpl: null });
+    expect(zpls.body.result).toMatchObject({
+      TrackingNumber: booked.TrackingNumber,
+      ShipmentId: expect.any(Number),
+      TrackingUrl: booked.TrackingUrl,
+      BarcodeNumbers: booked.BarcodeNumbers,
+      Barcode: null,
+      BarcodeZpl: null,
+    });
     expect(zpls.body.result.BarcodeZpls).toHaveLength(2);
     const pdf = await post('GETBARCODE', { barcodeLabelType: '1', referenceNo: 'test' });
     expect(pdf.body.result.Barcode).toBe(booked.Barcode);
@@ -500,7 +513,7 @@ describe('Sendeo double: CARGOMEASUREMENTUPDATE, GETBARCODE, GETBARCODEBYTRACKIN
     expect([unknown.status, unknown.body.StatusCode, unknown.body.exceptionMessage]).toEqual([500, 702, 'No Delivery Found.']);
   });
 
-  it('GETBARCODEBYTRACKINGNUMBER returns the booking\'s label as `barcode`', async () => {
+  it("GETBARCODEBYTRACKINGNUMBER returns the booking's label as `barcode`", async () => {
     const booked = await book();
     const res = await post('GETBARCODEBYTRACKINGNUMBER', { trackingNumber: Number(booked.TrackingNumber) });
     expect(res.body.result).toEqual({ barcode: booked.Barcode });
@@ -512,7 +525,7 @@ describe('Sendeo double: CARGOMEASUREMENTUPDATE, GETBARCODE, GETBARCODEBYTRACKIN
 describe('Sendeo double: GetCityDistricts', () => {
   const districts = (query: Record<string, string>) => call('GET', '/api/Cargo/GetCityDistricts', { query });
 
-  it('finds a city\'s districts ignoring case and Turkish letters', async () => {
+  it("finds a city's districts ignoring case and Turkish letters", async () => {
     const izmir = await districts({ CityName: 'IZMIR' });
     expect(izmir.status).toBe(200);
     expect(izmir.body.result).toEqual(
@@ -522,8 +535,12 @@ describe('Sendeo double: GetCityDistricts', () => {
         expect.objectContaining({ DistrictName: 'Karşıyaka' }),
       ]),
     );
-    expect((await districts({ CityName: 'kastamonu', DistrictName: 'merkez' })).body.result).toEqual([{ CityId: 37, CityName: 'Kastamonu', DistrictId: 9937001, DistrictName: 'Merkez' }]);
-    expect((await districts({ CityName: 'istanbul', DistrictName: 'KADIKÖY' })).body.result).toEqual([{ CityId: 34, CityName: 'İstanbul', DistrictId: 34245, DistrictName: 'Kadıköy' }]);
+    expect((await districts({ CityName: 'kastamonu', DistrictName: 'merkez' })).body.result).toEqual([
+      { CityId: 37, CityName: 'Kastamonu', DistrictId: 9937001, DistrictName: 'Merkez' },
+    ]);
+    expect((await districts({ CityName: 'istanbul', DistrictName: 'KADIKÖY' })).body.result).toEqual([
+      { CityId: 34, CityName: 'İstanbul', DistrictId: 34245, DistrictName: 'Kadıköy' },
+    ]);
     expect((await districts({ cityname: 'Ankara', districtname: 'cankaya' })).body.result[0].DistrictName).toBe('Çankaya');
   });
 
@@ -531,7 +548,8 @@ describe('Sendeo double: GetCityDistricts', () => {
     expect((await districts({ CityName: 'Atlantis' })).body.result).toEqual([]);
     expect((await districts({ CityName: 'Bursa', DistrictName: 'Kadıköy' })).body.result).toEqual([]);
     expect((await districts({})).status).toBe(400);
-    for (const d of SENDEO_DISTRICTS) await book({ ...dt1Example(), ReferenceNo: `d-${d.districtId}`, ReceiverCityId: d.cityId, ReceiverDistrictId: d.districtId });
+    for (const d of SENDEO_DISTRICTS)
+      await book({ ...dt1Example(), ReferenceNo: `d-${d.districtId}`, ReceiverCityId: d.cityId, ReceiverDistrictId: d.districtId });
   });
 });
 

@@ -23,7 +23,14 @@ afterAll(async () => {
   await sd.close();
 });
 
-const RATES: SendeoSettings['rates'] = { bands: [{ up_to: 2, price: 60 }, { up_to: 10, price: 85 }], per_unit_above: 7, max: 30 };
+const RATES: SendeoSettings['rates'] = {
+  bands: [
+    { up_to: 2, price: 60 },
+    { up_to: 10, price: 85 },
+  ],
+  per_unit_above: 7,
+  max: 30,
+};
 
 const carrier = (settings: Partial<SendeoSettings> = {}, password: string = SENDEO_TEST_CUSTOMER.password) =>
   new SendeoCarrier({
@@ -48,7 +55,15 @@ function request(overrides: Partial<BookingRequest> = {}, draft: Partial<Booking
     labelFormat: 'pdf',
     draft: {
       consignor: { name: 'Anadolu Butik', country: 'TR', city: 'Kadıköy', state: 'İstanbul', address: 'Moda Cad. No:12', phone_number: '0216 555 11 22' },
-      consignee: { name: 'Şükrü Öztürk', country: 'TR', city: 'Çankaya', state: 'Ankara', postal_code: '06420', address: 'Atatürk Blv. No:5', phone_number: '+90 555 111 22 33' },
+      consignee: {
+        name: 'Şükrü Öztürk',
+        country: 'TR',
+        city: 'Çankaya',
+        state: 'Ankara',
+        postal_code: '06420',
+        address: 'Atatürk Blv. No:5',
+        phone_number: '+90 555 111 22 33',
+      },
       packages: [{ package_type: 1, weight: 2.4, length: 30, width: 20, height: 15, items: [{ description: 'Kupa', quantity: 1 }] }],
       ...draft,
     },
@@ -62,7 +77,15 @@ const ops = (from: number) => sentBy(from).map((r) => r.operation);
 describe('the Sendeo adapter: booking', () => {
   it('logs in once, books with SETDELIVERY as the document spells it, then sends the pieces and desi', async () => {
     const from = sd.requests.length;
-    const req = request({}, { packages: [{ package_type: 1, weight: 2.4, length: 30, width: 20, height: 15 }, { package_type: 1, weight: 0.5, length: 10, width: 10, height: 10 }] });
+    const req = request(
+      {},
+      {
+        packages: [
+          { package_type: 1, weight: 2.4, length: 30, width: 20, height: 15 },
+          { package_type: 1, weight: 0.5, length: 10, width: 10, height: 10 },
+        ],
+      },
+    );
     const booking = await carrier().book(req);
     expect(ops(from)).toEqual(['LoginAES', 'GetCityDistricts', 'GetCityDistricts', 'SETDELIVERY', 'CARGOMEASUREMENTUPDATE']);
     for (const r of sentBy(from)) {
@@ -94,7 +117,13 @@ describe('the Sendeo adapter: booking', () => {
       { Quantity: 1, Width: 20, Length: 30, Height: 15, Deci: 3, Weight: 2.4 },
       { Quantity: 1, Width: 10, Length: 10, Height: 10, Deci: 0.33, Weight: 0.5 },
     ]);
-    expect(booking).toMatchObject({ trackingCode: delivery.trackingNumber, carrierReference: req.serviceBarcode, pickupBooked: true, pieceBarcodes: delivery.barcodeNumbers, cost: { baseCost: 85 } });
+    expect(booking).toMatchObject({
+      trackingCode: delivery.trackingNumber,
+      carrierReference: req.serviceBarcode,
+      pickupBooked: true,
+      pieceBarcodes: delivery.barcodeNumbers,
+      cost: { baseCost: 85 },
+    });
     expect(booking.trackingUrl).toContain(encodeURIComponent(req.serviceBarcode));
   });
 
@@ -118,29 +147,48 @@ describe('the Sendeo adapter: booking', () => {
     const from = sd.requests.length;
     const refused = await failure(
       carrier().book(
-        request({}, {
-          consignee: { name: 'X', country: 'DE', city: 'Berlin', address: '', phone_number: '12' },
-          special_services: [{ service_type: 'cash_on_delivery', details: { amount: 5000.01 } }],
-        }),
+        request(
+          {},
+          {
+            consignee: { name: 'X', country: 'DE', city: 'Berlin', address: '', phone_number: '12' },
+            special_services: [{ service_type: 'cash_on_delivery', details: { amount: 5000.01 } }],
+          },
+        ),
       ),
     );
     expect(refused).toBeInstanceOf(CarrierInputError);
-    expect((refused as CarrierInputError).issues.map((i) => i.field)).toEqual(['consignee.country', 'special_services.0.details.amount', 'consignee.address', 'consignee.phone_number']);
+    expect((refused as CarrierInputError).issues.map((i) => i.field)).toEqual([
+      'consignee.country',
+      'special_services.0.details.amount',
+      'consignee.address',
+      'consignee.phone_number',
+    ]);
     expect(sentBy(from)).toEqual([]);
   });
 
   it('refuses a party whose district Sendeo does not know, or that names no district, by its city field', async () => {
-    const unknown = await failure(carrier().book(request({}, { consignee: { name: 'A', country: 'TR', city: 'Atlantis', state: 'Ankara', address: 'x', phone_number: '5551112233' } })));
+    const unknown = await failure(
+      carrier().book(request({}, { consignee: { name: 'A', country: 'TR', city: 'Atlantis', state: 'Ankara', address: 'x', phone_number: '5551112233' } })),
+    );
     expect((unknown as CarrierInputError).issues).toEqual([{ field: 'consignee.city', reason: 'Sendeo knows no district "Atlantis" in Ankara' }]);
-    const none = await failure(carrier().book(request({}, { consignor: { name: 'A', country: 'TR', city: 'İstanbul', address: 'x', phone_number: '5551112233' } })));
+    const none = await failure(
+      carrier().book(request({}, { consignor: { name: 'A', country: 'TR', city: 'İstanbul', address: 'x', phone_number: '5551112233' } })),
+    );
     expect((none as CarrierInputError).issues).toEqual([{ field: 'consignor.city', reason: 'Sendeo needs the district (ilçe) of İstanbul as the city' }]);
   });
 
   it('collects cash on delivery in TRY, spread over the product lines so none is priced zero', async () => {
-    const req = request({}, {
-      packages: [{ package_type: 1, weight: 1 }, { package_type: 1, weight: 1 }, { package_type: 1, weight: 1 }],
-      special_services: [{ service_type: 'cash_on_delivery', details: { amount: 100, payment: 'card' } }],
-    });
+    const req = request(
+      {},
+      {
+        packages: [
+          { package_type: 1, weight: 1 },
+          { package_type: 1, weight: 1 },
+          { package_type: 1, weight: 1 },
+        ],
+        special_services: [{ service_type: 'cash_on_delivery', details: { amount: 100, payment: 'card' } }],
+      },
+    );
     await carrier().book(req);
     const delivery = sd.deliveries.get(req.serviceBarcode)!;
     expect(delivery.request).toMatchObject({ CollectionType: 2, CollectionPrice: 100 });
@@ -159,7 +207,9 @@ describe('the Sendeo adapter: booking', () => {
     sd.failNext({ kind: 'drop' }, { operation: 'SETDELIVERY' });
     expect(await failure(carrier().book(request()))).toBeInstanceOf(RemoteUnavailableError);
     const wrong = await failure(carrier({}, 'wrong-password').book(request()));
-    expect(wrong).toEqual(expect.objectContaining({ name: 'CarrierRefusedError', reason: "Sendeo refused the account's customer code or password (HTTP 401)" }));
+    expect(wrong).toEqual(
+      expect.objectContaining({ name: 'CarrierRefusedError', reason: "Sendeo refused the account's customer code or password (HTTP 401)" }),
+    );
     // The same ReferenceNo twice: Sendeo's refusal, not a second delivery.
     const req = request();
     await carrier().book(req);
@@ -179,7 +229,10 @@ describe('the Sendeo adapter: exactly once', () => {
     const from = sd.requests.length;
     const found = await c.findBooking(req);
     const delivery = sd.deliveries.get(req.serviceBarcode)!;
-    expect(found).toMatchObject({ state: 'found', booking: { trackingCode: delivery.trackingNumber, carrierReference: req.serviceBarcode, pieceBarcodes: delivery.barcodeNumbers } });
+    expect(found).toMatchObject({
+      state: 'found',
+      booking: { trackingCode: delivery.trackingNumber, carrierReference: req.serviceBarcode, pieceBarcodes: delivery.barcodeNumbers },
+    });
     expect(ops(from)).toEqual(['GETBARCODE', 'CARGOMEASUREMENTUPDATE']);
     expect(delivery.measurements).toHaveLength(1);
     expect(carrier().sentKey(req)).toBe(req.serviceBarcode);
@@ -214,14 +267,23 @@ describe('the Sendeo adapter: tracking and cancelling', () => {
   it('cancels before pickup; after it, Sendeo’s refusal comes back as the reason', async () => {
     const first = request();
     const a = await carrier().book(first);
-    expect(await carrier().cancel({ bookingKey: first.bookingKey, trackingCode: a.trackingCode, carrierReference: a.carrierReference, inTransit: false })).toEqual({ accepted: true });
+    expect(
+      await carrier().cancel({ bookingKey: first.bookingKey, trackingCode: a.trackingCode, carrierReference: a.carrierReference, inTransit: false }),
+    ).toEqual({ accepted: true });
     expect(sd.deliveries.get(first.serviceBarcode)!.cancelled).toBe(true);
     const second = request();
     const b = await carrier().book(second);
     sd.advance(second.serviceBarcode, 102);
-    const refused = await carrier().cancel({ bookingKey: second.bookingKey, trackingCode: b.trackingCode, carrierReference: b.carrierReference, inTransit: false });
+    const refused = await carrier().cancel({
+      bookingKey: second.bookingKey,
+      trackingCode: b.trackingCode,
+      carrierReference: b.carrierReference,
+      inTransit: false,
+    });
     expect(refused).toEqual({ accepted: false, reason: expect.stringContaining('703') });
-    expect(await carrier().cancel({ bookingKey: second.bookingKey, trackingCode: b.trackingCode, carrierReference: b.carrierReference, inTransit: true })).toMatchObject({ accepted: false });
+    expect(
+      await carrier().cancel({ bookingKey: second.bookingKey, trackingCode: b.trackingCode, carrierReference: b.carrierReference, inTransit: true }),
+    ).toMatchObject({ accepted: false });
   });
 
   it('maps every status of the document that moves a consignment, and only statuses the document lists', () => {
@@ -263,26 +325,52 @@ describe('Sendeo answers in other shapes the document allows', () => {
       },
       close: async () => undefined,
     };
-    const c = new SendeoCarrier({ providerId: 1005, name: 'Sendeo', logoUrl: 'x', credentials: { customer_code: 'C', password: 'P' }, settings: { base_url: 'http://sendeo.test' }, http: fake as never });
+    const c = new SendeoCarrier({
+      providerId: 1005,
+      name: 'Sendeo',
+      logoUrl: 'x',
+      credentials: { customer_code: 'C', password: 'P' },
+      settings: { base_url: 'http://sendeo.test' },
+      http: fake as never,
+    });
     return { c, sent };
   };
 
   it('reads a token and answers without the result envelope, keys in camelCase', async () => {
     const { c } = scripted({
       LoginAES: { body: { token: 'T1', customerId: 7 } },
-      GetCityDistricts: { body: { statusCode: 200, result: [{ cityId: 34, cityName: 'İstanbul', districts: [{ districtId: 34245, name: 'KADIKÖY' }, { districtId: 9906001, name: 'Çankaya' }] }] } },
+      GetCityDistricts: {
+        body: {
+          statusCode: 200,
+          result: [
+            {
+              cityId: 34,
+              cityName: 'İstanbul',
+              districts: [
+                { districtId: 34245, name: 'KADIKÖY' },
+                { districtId: 9906001, name: 'Çankaya' },
+              ],
+            },
+          ],
+        },
+      },
       SETDELIVERY: { body: { trackingNumber: '555', trackingUrl: 'https://t/555', barcodeNumbers: ['555001'] } },
       CARGOMEASUREMENTUPDATE: { body: { isSuccess: true } },
     });
     // Çankaya is listed under İstanbul's row here; the city id comes from where the district stands.
-    const booked = await c.book(request({}, { consignee: { name: 'A', country: 'TR', city: 'Kadıköy', state: 'İstanbul', address: 'x', phone_number: '5551112233' } }));
+    const booked = await c.book(
+      request({}, { consignee: { name: 'A', country: 'TR', city: 'Kadıköy', state: 'İstanbul', address: 'x', phone_number: '5551112233' } }),
+    );
     expect(booked).toMatchObject({ trackingCode: '555', trackingUrl: 'https://t/555', pieceBarcodes: ['555001'] });
   });
 
   it('takes a look-up answered without a delivery as nothing held, and another refusal of the look-up as unknown', async () => {
     const empty = scripted({ LoginAES: { body: { result: { Token: 'T' } } }, GETBARCODE: { body: { StatusCode: 200, result: null } } });
     expect(await empty.c.findBooking(request())).toEqual({ state: 'none' });
-    const refused = scripted({ LoginAES: { body: { result: { Token: 'T' } } }, GETBARCODE: { status: 500, body: { StatusCode: 400, ExceptionMessage: 'Bad Request' } } });
+    const refused = scripted({
+      LoginAES: { body: { result: { Token: 'T' } } },
+      GETBARCODE: { status: 500, body: { StatusCode: 400, ExceptionMessage: 'Bad Request' } },
+    });
     expect(await refused.c.findBooking(request())).toEqual({ state: 'unknown', reason: 'Sendeo GETBARCODE: Bad Request (400)' });
   });
 });

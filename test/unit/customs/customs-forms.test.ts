@@ -6,7 +6,12 @@ const units = (...quantities: number[]) => quantities.map((quantity) => ({ quant
 
 describe('allocateItemWeights', () => {
   it('splits each package in proportion to quantity', () => {
-    expect(allocateItemWeights([{ weightKg: 2, items: units(1, 3) }, { weightKg: 0.5, items: units(5) }])).toEqual([[0.5, 1.5], [0.5]]);
+    expect(
+      allocateItemWeights([
+        { weightKg: 2, items: units(1, 3) },
+        { weightKg: 0.5, items: units(5) },
+      ]),
+    ).toEqual([[0.5, 1.5], [0.5]]);
   });
 
   it('rounds to the gram and the shares add up to the package weight', () => {

@@ -139,7 +139,10 @@ describe('renderCustomsDocument', () => {
 
   it('CN22: description with quantity, line weight and value; categories ticked from the items', async () => {
     const data = customsData({
-      items: [item({ description: 'Doğum günü hediyesi', category: 'HEDİYE', quantity: 3, unitPrice: 4.5, netWeightKg: 0.25 }), item({ description: 'Katalog', category: 'documents' })],
+      items: [
+        item({ description: 'Doğum günü hediyesi', category: 'HEDİYE', quantity: 3, unitPrice: 4.5, netWeightKg: 0.25 }),
+        item({ description: 'Katalog', category: 'documents' }),
+      ],
     });
     const { text } = await render('cn22', 'en', data);
     expect(text).toContain('3 × Doğum günü hediyesi 0.250 13.50 EUR 691200 Türkiye');

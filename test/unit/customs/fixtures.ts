@@ -52,6 +52,12 @@ export function item(overrides: Partial<CustomsItem> = {}): CustomsItem {
 /** `count` numbered items, each description long enough to wrap in the narrow CN22 column. */
 export function manyItems(count: number): CustomsItem[] {
   return Array.from({ length: count }, (_, i) =>
-    item({ description: `Ürün ${i + 1}: ağaç oyma süs eşyası, elde boyanmış`, gtip: `4420${String(i).padStart(2, '0')}`, quantity: 1, unitPrice: 1, netWeightKg: 0.01 }),
+    item({
+      description: `Ürün ${i + 1}: ağaç oyma süs eşyası, elde boyanmış`,
+      gtip: `4420${String(i).padStart(2, '0')}`,
+      quantity: 1,
+      unitPrice: 1,
+      netWeightKg: 0.01,
+    }),
   );
 }

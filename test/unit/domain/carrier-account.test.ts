@@ -1,7 +1,12 @@
 import { credentialsHint, parseCarrierAccountInput } from '../../../src/domain/carrier-account';
 import { DomainError } from '../../../src/domain/errors';
 
-const valid = { carrier: 'consignment_api', description: 'Main remote', credentials: { base_url: 'https://ship.example.com', api_key: 'abcdef123456' }, settings: { preference: 1, language: 'tr' } };
+const valid = {
+  carrier: 'consignment_api',
+  description: 'Main remote',
+  credentials: { base_url: 'https://ship.example.com', api_key: 'abcdef123456' },
+  settings: { preference: 1, language: 'tr' },
+};
 
 function issuesOf(body: unknown, mode: 'create' | 'replace' = 'create') {
   try {
@@ -46,21 +51,35 @@ describe('parseCarrierAccountInput', () => {
     expect(parseCarrierAccountInput({ ...valid, settings }, 'create').settings).toEqual(settings);
     expect(issuesOf({ ...valid, settings: { preference: 0 } })).toEqual([{ code: 'PREFERENCE_RULE', field: 'settings.provider_id' }]);
     expect(issuesOf({ ...valid, settings: { status_map: { abc: 7 } } })).toEqual([{ code: 'INVALID_CHOICE', field: 'settings.status_map.abc' }]);
-    expect(issuesOf({ ...valid, settings: { status_map: { '77': -1 } } })).toEqual([{ code: 'TOO_SMALL', field: 'settings.status_map.77', params: { min: 0 } }]);
+    expect(issuesOf({ ...valid, settings: { status_map: { '77': -1 } } })).toEqual([
+      { code: 'TOO_SMALL', field: 'settings.status_map.77', params: { min: 0 } },
+    ]);
     const many = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [String(i), 5]));
     expect(issuesOf({ ...valid, settings: { status_map: many } })).toEqual([{ code: 'TOO_MANY_ENTRIES', field: 'settings.status_map', params: { max: 100 } }]);
   });
 
   it('lets a replace keep the stored credentials', () => {
-    expect(parseCarrierAccountInput({ carrier: 'consignment_api', status: 0 }, 'replace')).toEqual({ carrier: 'consignment_api', description: '', credentials: undefined, settings: {}, status: 0 });
+    expect(parseCarrierAccountInput({ carrier: 'consignment_api', status: 0 }, 'replace')).toEqual({
+      carrier: 'consignment_api',
+      description: '',
+      credentials: undefined,
+      settings: {},
+      status: 0,
+    });
   });
 });
 
 describe('dhl_express accounts', () => {
   it('take the MyDHL API user, password and account number, and the endpoint and product codes as settings', () => {
-    const dhl = { carrier: 'dhl_express', credentials: { username: 'apiuser', password: 'Sup3r$ecret!', account_number: '123456789' }, settings: { base_url: 'https://express.api.dhl.com/mydhlapi', product_international: 'P' } };
+    const dhl = {
+      carrier: 'dhl_express',
+      credentials: { username: 'apiuser', password: 'Sup3r$ecret!', account_number: '123456789' },
+      settings: { base_url: 'https://express.api.dhl.com/mydhlapi', product_international: 'P' },
+    };
     expect(parseCarrierAccountInput(dhl, 'create')).toEqual({ ...dhl, description: '', status: 1 });
-    expect(issuesOf({ ...dhl, credentials: { ...dhl.credentials, account_number: '12 34' } })).toEqual([{ code: 'INVALID_CHOICE', field: 'credentials.account_number' }]);
+    expect(issuesOf({ ...dhl, credentials: { ...dhl.credentials, account_number: '12 34' } })).toEqual([
+      { code: 'INVALID_CHOICE', field: 'credentials.account_number' },
+    ]);
     expect(issuesOf({ ...dhl, settings: { product_domestic: 'toolong1' } })).toEqual([{ code: 'INVALID_CHOICE', field: 'settings.product_domestic' }]);
     expect(issuesOf({ ...dhl, credentials: { api_key: 'x' } })).toEqual([
       { code: 'NOT_BLANK', field: 'credentials.username' },

@@ -31,7 +31,18 @@ describe('parseConsignmentListQuery', () => {
   });
 
   it('refuses every bad parameter at once, each naming itself', () => {
-    expect(issuesOf({ status: 'x', provider_id: '1.5', limit: '101', page: '0', import_id: 'nope', created_from: '2026-13-01', created_to: '2026-02-30', extra: '1' })).toEqual(
+    expect(
+      issuesOf({
+        status: 'x',
+        provider_id: '1.5',
+        limit: '101',
+        page: '0',
+        import_id: 'nope',
+        created_from: '2026-13-01',
+        created_to: '2026-02-30',
+        extra: '1',
+      }),
+    ).toEqual(
       expect.arrayContaining([
         ['status', 'INVALID_TYPE'],
         ['provider_id', 'INVALID_TYPE'],

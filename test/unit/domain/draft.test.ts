@@ -75,9 +75,7 @@ describe('parseDraftInput string bounds (docs/api.md)', () => {
   it.each(parties)('%s.email accepts 255 characters and refuses 256', (party) => {
     const email = (length: number) => `${'a'.repeat(length - '@example.com'.length)}@example.com`;
     expect(parseDraftInput(withValue(`${party}.email`, email(255)), 'create')[party]?.email).toBe(email(255));
-    expect(issuesOf(withValue(`${party}.email`, email(256)))).toEqual([
-      { code: 'TOO_LONG', field: `${party}.email`, params: { max: 255 } },
-    ]);
+    expect(issuesOf(withValue(`${party}.email`, email(256)))).toEqual([{ code: 'TOO_LONG', field: `${party}.email`, params: { max: 255 } }]);
   });
 
   it('measures the length after trimming', () => {
@@ -196,17 +194,13 @@ describe('parseDraftInput types, choices and ranges', () => {
     ['special_services', 20, () => ({ service_type: 'COD' })],
   ])('caps %s at %i entries', (field, max, entry) => {
     expect(parseDraftInput(withValue(field, Array.from({ length: max }, entry)), 'create')[field as keyof DraftInput]).toHaveLength(max);
-    expect(issuesOf(withValue(field, Array.from({ length: max + 1 }, entry)))).toEqual([
-      { code: 'TOO_MANY_ENTRIES', field, params: { max } },
-    ]);
+    expect(issuesOf(withValue(field, Array.from({ length: max + 1 }, entry)))).toEqual([{ code: 'TOO_MANY_ENTRIES', field, params: { max } }]);
   });
 
   it('caps items per package at 100', () => {
     const items = (n: number) => Array.from({ length: n }, () => ({ quantity: 1 }));
     expect(parseDraftInput(withValue('packages.0.items', items(100)), 'create').packages?.[0].items).toHaveLength(100);
-    expect(issuesOf(withValue('packages.0.items', items(101)))).toEqual([
-      { code: 'TOO_MANY_ENTRIES', field: 'packages.0.items', params: { max: 100 } },
-    ]);
+    expect(issuesOf(withValue('packages.0.items', items(101)))).toEqual([{ code: 'TOO_MANY_ENTRIES', field: 'packages.0.items', params: { max: 100 } }]);
   });
 
   it('treats null collections as empty and null defaulted fields as not sent', () => {
@@ -294,9 +288,7 @@ describe('preference rule', () => {
   });
 
   it('reports a provider_id of the wrong type once, as a type error', () => {
-    expect(issuesOf({ ...parties, preference: 0, provider_id: '' })).toEqual([
-      { code: 'INVALID_TYPE', field: 'provider_id', params: { type: 'integer' } },
-    ]);
+    expect(issuesOf({ ...parties, preference: 0, provider_id: '' })).toEqual([{ code: 'INVALID_TYPE', field: 'provider_id', params: { type: 'integer' } }]);
   });
 
   it.each([

@@ -40,8 +40,16 @@ describe('one definition per rule', () => {
       location: 'Ankara',
       message: null,
     });
-    expect(carrierEventOf(3, { eventId: 'e2', event: 'DELIVERED', occurredAt: new Date('2026-01-01T00:00:00Z') }, now).occurredAt).toBe('2026-01-01T00:00:00.000Z');
-    expect(carrierEventOf(3, { eventId: 'e3', event: 'IN_TRANSIT' }, now)).toEqual({ eventId: '3:e3', event: 'IN_TRANSIT', occurredAt: now.toISOString(), location: null, message: null });
+    expect(carrierEventOf(3, { eventId: 'e2', event: 'DELIVERED', occurredAt: new Date('2026-01-01T00:00:00Z') }, now).occurredAt).toBe(
+      '2026-01-01T00:00:00.000Z',
+    );
+    expect(carrierEventOf(3, { eventId: 'e3', event: 'IN_TRANSIT' }, now)).toEqual({
+      eventId: '3:e3',
+      event: 'IN_TRANSIT',
+      occurredAt: now.toISOString(),
+      location: null,
+      message: null,
+    });
   });
 });
 
@@ -85,7 +93,17 @@ describe('the processing planner', () => {
 
   it('cheapest or fastest: the chosen provider, with how it was chosen', async () => {
     const plan = await planProcessing(ports(), record(), { patch: null, processKey: 'k1' });
-    expect(plan).toMatchObject({ providerId: 2, draft: { provider_id: 2 }, choice: 'the cheapest of 2', carrierPushes: true, carrierInProcess: true, serviceBarcode: 'CF41', patched: false, replacePackages: false, processKey: 'k1' });
+    expect(plan).toMatchObject({
+      providerId: 2,
+      draft: { provider_id: 2 },
+      choice: 'the cheapest of 2',
+      carrierPushes: true,
+      carrierInProcess: true,
+      serviceBarcode: 'CF41',
+      patched: false,
+      replacePackages: false,
+      processKey: 'k1',
+    });
     expect(plan).not.toHaveProperty('addressCorrections');
   });
 
@@ -98,8 +116,14 @@ describe('the processing planner', () => {
 
   it('refuses: not a draft, no carrier, every validation issue at once', async () => {
     await expect(planProcessing(ports(), record({ status: STATUS.LABEL_CREATED }), { patch: null })).rejects.toMatchObject({ code: 'NOT_DRAFT' });
-    await expect(planProcessing(ports({ chooseAmong: async () => undefined }), record(), { patch: null })).rejects.toMatchObject({ code: 'NO_CARRIER_AVAILABLE' });
-    const refusal = await planProcessing(ports({ providerIssue: async () => providerIssue(9, undefined) }), record({ consignee: {} as never, provider_id: 9 }), { patch: null }).catch((e: unknown) => e);
+    await expect(planProcessing(ports({ chooseAmong: async () => undefined }), record(), { patch: null })).rejects.toMatchObject({
+      code: 'NO_CARRIER_AVAILABLE',
+    });
+    const refusal = await planProcessing(
+      ports({ providerIssue: async () => providerIssue(9, undefined) }),
+      record({ consignee: {} as never, provider_id: 9 }),
+      { patch: null },
+    ).catch((e: unknown) => e);
     expect(refusal).toBeInstanceOf(DomainError);
     expect((refusal as DomainError).issues.map((i) => i.code)).toContain('PROVIDER_NOT_FOUND');
     expect((refusal as DomainError).issues.length).toBeGreaterThan(1);
@@ -109,6 +133,8 @@ describe('the processing planner', () => {
     const done = record({ status: STATUS.LABEL_CREATED, provider_id: 1, barcode: 'CF41' });
     const plan = await planProcessing(ports({ findProcessKey: async () => 'k1' }), done, { patch: null, processKey: 'k1' });
     expect(plan).toMatchObject({ providerId: 1, serviceBarcode: 'CF41', patched: false, replacePackages: false, carrierInProcess: true, processKey: 'k1' });
-    await expect(planProcessing(ports({ findProcessKey: async () => 'other' }), done, { patch: null, processKey: 'k1' })).rejects.toMatchObject({ code: 'NOT_DRAFT' });
+    await expect(planProcessing(ports({ findProcessKey: async () => 'other' }), done, { patch: null, processKey: 'k1' })).rejects.toMatchObject({
+      code: 'NOT_DRAFT',
+    });
   });
 });

@@ -10,7 +10,10 @@ describe('special services carriers act on', () => {
     expect(cashOnDelivery(withServices([{ service_type: 'insurance' }, { service_type: 'COD', details: { amount: 99.999 } }]))).toEqual({
       cod: { index: 1, amount: 100, currency: 'TRY', payment: 'cash' },
     });
-    expect(cashOnDelivery(withServices([{ service_type: 'cash_on_delivery', details: { amount: 10, currency: 'EUR', payment: 'card' } }])).cod).toMatchObject({ currency: 'EUR', payment: 'card' });
+    expect(cashOnDelivery(withServices([{ service_type: 'cash_on_delivery', details: { amount: 10, currency: 'EUR', payment: 'card' } }])).cod).toMatchObject({
+      currency: 'EUR',
+      payment: 'card',
+    });
     expect(cashOnDelivery(withServices([{ service_type: 'insurance' }]))).toEqual({});
     expect(cashOnDelivery({})).toEqual({});
   });
@@ -18,13 +21,24 @@ describe('special services carriers act on', () => {
   it('names the detail at fault: a missing or non-positive amount, an unknown currency or payment', () => {
     expect(cashOnDelivery(withServices([{ service_type: 'cod' }])).issue).toEqual({ code: 'NOT_POSITIVE', field: 'special_services.0.details.amount' });
     expect(cashOnDelivery(withServices([{ service_type: 'cod', details: { amount: -5 } }])).issue?.field).toBe('special_services.0.details.amount');
-    expect(cashOnDelivery(withServices([{ service_type: 'cod', details: { amount: 5, currency: 'lira' } }])).issue).toEqual({ code: 'INVALID_CHOICE', field: 'special_services.0.details.currency' });
-    expect(cashOnDelivery(withServices([{ service_type: 'cod', details: { amount: 5, payment: 'cheque' } }])).issue).toEqual({ code: 'INVALID_CHOICE', field: 'special_services.0.details.payment' });
+    expect(cashOnDelivery(withServices([{ service_type: 'cod', details: { amount: 5, currency: 'lira' } }])).issue).toEqual({
+      code: 'INVALID_CHOICE',
+      field: 'special_services.0.details.currency',
+    });
+    expect(cashOnDelivery(withServices([{ service_type: 'cod', details: { amount: 5, payment: 'cheque' } }])).issue).toEqual({
+      code: 'INVALID_CHOICE',
+      field: 'special_services.0.details.payment',
+    });
   });
 
   it('refuses processing a draft whose cash on delivery has no amount', () => {
-    expect(processingIssues(withServices([{ service_type: 'cash_on_delivery', details: {} }]))).toContainEqual({ code: 'NOT_POSITIVE', field: 'special_services.0.details.amount' });
-    expect(processingIssues(withServices([{ service_type: 'cash_on_delivery', details: { amount: 12 } }])).map((i) => i.field)).not.toContain('special_services.0.details.amount');
+    expect(processingIssues(withServices([{ service_type: 'cash_on_delivery', details: {} }]))).toContainEqual({
+      code: 'NOT_POSITIVE',
+      field: 'special_services.0.details.amount',
+    });
+    expect(processingIssues(withServices([{ service_type: 'cash_on_delivery', details: { amount: 12 } }])).map((i) => i.field)).not.toContain(
+      'special_services.0.details.amount',
+    );
   });
 
   it('tells a return from the customer', () => {

@@ -26,7 +26,11 @@ describe('status catalog', () => {
   });
 
   it('has exactly the statuses of STATUS', () => {
-    expect(Object.keys(STATUS_CATALOG).map(Number).sort((a, b) => a - b)).toEqual(Object.values(STATUS).sort((a, b) => a - b));
+    expect(
+      Object.keys(STATUS_CATALOG)
+        .map(Number)
+        .sort((a, b) => a - b),
+    ).toEqual(Object.values(STATUS).sort((a, b) => a - b));
   });
 
   it('marks delivered, returned and cancelled as final, and only those', () => {
@@ -56,7 +60,11 @@ describe('status catalog', () => {
 describe('transitions', () => {
   it('has an entry for every status, pointing only at known statuses', () => {
     const codes = Object.values(STATUS).sort((a, b) => a - b);
-    expect(Object.keys(ALLOWED_TRANSITIONS).map(Number).sort((a, b) => a - b)).toEqual(codes);
+    expect(
+      Object.keys(ALLOWED_TRANSITIONS)
+        .map(Number)
+        .sort((a, b) => a - b),
+    ).toEqual(codes);
     for (const code of codes) {
       expect(Array.isArray(ALLOWED_TRANSITIONS[code])).toBe(true);
       for (const to of ALLOWED_TRANSITIONS[code]) expect(codes).toContain(to);

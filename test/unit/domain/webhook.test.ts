@@ -52,7 +52,14 @@ describe('parseWebhookInput', () => {
       dataType: 'XML',
       data: 7,
       status: 2,
-      securityData: [{ headerKey: 'Bad Header', headerValue: 'v' }, { headerKey: 'Host', headerValue: 'x' }, { headerKey: 'X-A', headerValue: 'line\r\nbreak' }, { headerKey: 'x-a', headerValue: 'dup' }, 'no', { headerValue: 'v'.repeat(256) }],
+      securityData: [
+        { headerKey: 'Bad Header', headerValue: 'v' },
+        { headerKey: 'Host', headerValue: 'x' },
+        { headerKey: 'X-A', headerValue: 'line\r\nbreak' },
+        { headerKey: 'x-a', headerValue: 'dup' },
+        'no',
+        { headerValue: 'v'.repeat(256) },
+      ],
     });
     expect(issues.map((i) => [i.field, i.code])).toEqual([
       ['description', 'TOO_LONG'],
@@ -73,8 +80,14 @@ describe('parseWebhookInput', () => {
     expect(issuesOf({ ...valid, status: '1' })).toEqual([{ code: 'INVALID_TYPE', field: 'status', params: { type: 'integer' } }]);
     expect(issuesOf({ ...valid, status: 1.5 })[0].code).toBe('INVALID_TYPE');
     expect(issuesOf({ ...valid, securityData: {} })).toEqual([{ code: 'INVALID_TYPE', field: 'securityData', params: { type: 'array' } }]);
-    expect(issuesOf({ ...valid, securityData: Array.from({ length: 21 }, (_, i) => ({ headerKey: `X-${i}`, headerValue: 'v' })) })[0].code).toBe('TOO_MANY_ENTRIES');
-    expect(issuesOf({ ...valid, endpoint: `https://example.com/${'a'.repeat(240)}` })[0]).toEqual({ code: 'TOO_LONG', field: 'endpoint', params: { max: 255 } });
+    expect(issuesOf({ ...valid, securityData: Array.from({ length: 21 }, (_, i) => ({ headerKey: `X-${i}`, headerValue: 'v' })) })[0].code).toBe(
+      'TOO_MANY_ENTRIES',
+    );
+    expect(issuesOf({ ...valid, endpoint: `https://example.com/${'a'.repeat(240)}` })[0]).toEqual({
+      code: 'TOO_LONG',
+      field: 'endpoint',
+      params: { max: 255 },
+    });
     expect(issuesOf([valid])).toEqual([{ code: 'INVALID_TYPE', params: { type: 'object' } }]);
   });
 
@@ -88,7 +101,17 @@ describe('parseEndpointUrl', () => {
   it.each(['https://hooks.example.com/x', 'http://127.0.0.1:8080/hook?a=1', 'http://[::1]/x', 'https://hooks.example.com'])('accepts %s', (url) => {
     expect(parseEndpointUrl(url)).toBeInstanceOf(URL);
   });
-  it.each(['ftp://example.com/x', 'javascript:alert(1)', 'file:///etc/passwd', 'example.com/hook', 'https://user:pass@example.com/', 'https://exa mple.com/', 'http://', 'https://example.com/a\nb', ''])('refuses %j', (url) => {
+  it.each([
+    'ftp://example.com/x',
+    'javascript:alert(1)',
+    'file:///etc/passwd',
+    'example.com/hook',
+    'https://user:pass@example.com/',
+    'https://exa mple.com/',
+    'http://',
+    'https://example.com/a\nb',
+    '',
+  ])('refuses %j', (url) => {
     expect(parseEndpointUrl(url)).toBeUndefined();
   });
 });

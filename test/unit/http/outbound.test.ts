@@ -21,7 +21,6 @@ const client = (options: Partial<OutboundHttpOptions> = {}) => {
   return c;
 };
 
-
 /** Answers `size` bytes in 16 KiB chunks, with or without a Content-Length. */
 const bigBody = (size: number, withLength: boolean) => (_req: IncomingMessage, res: ServerResponse) => {
   res.writeHead(200, withLength ? { 'content-length': String(size) } : {});
@@ -43,14 +42,24 @@ describe('outbound HTTP client', () => {
       const sent = JSON.parse(received[received.length - 1].body) as { n: number };
       res.writeHead(201, { 'content-type': 'application/json', 'x-echo': req.headers['x-trace'] ?? '' }).end(JSON.stringify({ doubled: sent.n * 2 }));
     };
-    const result = await client({ userAgent: 'cf-test/1' }).json<{ doubled: number }>({ method: 'POST', url: `${srv.origin}/labels?x=1`, headers: { 'X-Trace': 't1' }, json: { n: 21 } });
+    const result = await client({ userAgent: 'cf-test/1' }).json<{ doubled: number }>({
+      method: 'POST',
+      url: `${srv.origin}/labels?x=1`,
+      headers: { 'X-Trace': 't1' },
+      json: { n: 21 },
+    });
     expect(result.status).toBe(201);
     expect(result.body).toEqual({ doubled: 42 });
     expect(result.headers['x-echo']).toBe('t1');
     expect(result.truncated).toBe(false);
     expect(received).toHaveLength(1);
     expect(received[0]).toMatchObject({ method: 'POST', url: '/labels?x=1', body: '{"n":21}' });
-    expect(received[0].headers).toMatchObject({ 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'cf-test/1', host: `127.0.0.1:${srv.port}` });
+    expect(received[0].headers).toMatchObject({
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'user-agent': 'cf-test/1',
+      host: `127.0.0.1:${srv.port}`,
+    });
   });
 
   it('returns the raw body as a Buffer, and fails json() on a body that is not JSON', async () => {
@@ -121,7 +130,9 @@ describe('outbound HTTP client', () => {
       await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
       try {
         const started = performance.now();
-        const error = await failure(client({ connectTimeoutMs: 200 }).request({ method: 'GET', url: `https://127.0.0.1:${(silent.address() as AddressInfo).port}/` }));
+        const error = await failure(
+          client({ connectTimeoutMs: 200 }).request({ method: 'GET', url: `https://127.0.0.1:${(silent.address() as AddressInfo).port}/` }),
+        );
         expect(error).toBeInstanceOf(OutboundHttpError);
         expect(error).toMatchObject({ code: 'TIMEOUT', timeout: 'connect', transient: true, message: 'connect timeout after 200 ms' });
         expect(performance.now() - started).toBeLessThan(2_000);

@@ -121,7 +121,9 @@ describe('Shopify preset', () => {
     });
     // A quoted note with a line break and quotes inside does not disturb the row; the company is the attention name.
     expect(orders[1].draft?.consignee).toMatchObject({ name: 'Şükrü Öztürk', attention_name: 'Öztürk Gıda Ltd. Şti.', address: 'Atatürk Blv. 112' });
-    expect(orders[1].draft?.packages?.[0].items).toEqual([{ description: 'İpek eşarp "Lale" desenli [IE-LALE]', quantity: 1, unit_price: 599, currency_code: 'TRY' }]);
+    expect(orders[1].draft?.packages?.[0].items).toEqual([
+      { description: 'İpek eşarp "Lale" desenli [IE-LALE]', quantity: 1, unit_price: 599, currency_code: 'TRY' },
+    ]);
     expect(orders[3].draft?.consignee).toMatchObject({ country: 'US', state_code: 'CA', state: 'California', address: '1600 Amphitheatre Pkwy, Suite 4' });
     expect(orders[3].draft?.packages?.[0].items).toHaveLength(3);
     expect(orders[3].draft?.packages?.[0].items?.[2]).toEqual({ description: 'Nazar boncuğu anahtarlık', quantity: 1, unit_price: 20, currency_code: 'USD' });
@@ -142,7 +144,12 @@ describe('Shopify preset', () => {
     expect(orders[0].issues).toEqual([]);
     expect(orders[0].draft?.packages?.[0]).toMatchObject({ weight: 1.2, package_type: 1 });
     // Across a border every item needs customs data, which a Shopify export does not carry.
-    expect(orders[3].issues.map((i) => [i.row, i.path])).toEqual(expect.arrayContaining([[7, 'packages.0.items.0.gtip'], [9, 'packages.0.items.2.origin']]));
+    expect(orders[3].issues.map((i) => [i.row, i.path])).toEqual(
+      expect.arrayContaining([
+        [7, 'packages.0.items.0.gtip'],
+        [9, 'packages.0.items.2.origin'],
+      ]),
+    );
   });
 
   it('refuses a file of another shop by its columns', async () => {
@@ -161,15 +168,32 @@ describe('WooCommerce preset', () => {
     ]);
     expect(orders[0].draft).toMatchObject({
       reference_no: '2051',
-      consignee: { name: 'Zeynep Kaya', address: 'İnönü Sk. No:4, Daire 8', city: 'Bursa', state_code: 'TR16', postal_code: '16010', country: 'TR', phone_number: '05321112233' },
-      packages: [{ items: [{ description: "Zeytinyağlı sabun (3'lü) [ZS-3]", quantity: 2, unit_price: 89.9, currency_code: 'TRY' }, { description: 'Lavanta kesesi [LK-1]', quantity: 1, unit_price: 45 }] }],
+      consignee: {
+        name: 'Zeynep Kaya',
+        address: 'İnönü Sk. No:4, Daire 8',
+        city: 'Bursa',
+        state_code: 'TR16',
+        postal_code: '16010',
+        country: 'TR',
+        phone_number: '05321112233',
+      },
+      packages: [
+        {
+          items: [
+            { description: "Zeytinyağlı sabun (3'lü) [ZS-3]", quantity: 2, unit_price: 89.9, currency_code: 'TRY' },
+            { description: 'Lavanta kesesi [LK-1]', quantity: 1, unit_price: 45 },
+          ],
+        },
+      ],
     });
     expect(orders[1].draft?.consignee).toMatchObject({ name: 'Emre Koç', attention_name: 'Koç Yapı A.Ş.' });
     expect(orders[2].issues).toEqual([{ row: 5, column: 'Billing Email', path: 'consignee.email', code: 'INVALID_EMAIL' }]);
   });
 
   it('accepts the snake_case keys of other WooCommerce exporters, with a unit price from the line total', async () => {
-    const csv = 'order_number,shipping_first_name,shipping_last_name,shipping_address_1,shipping_city,shipping_postcode,shipping_country,billing_phone,item_name,item_quantity,item_total\n' + '3001,Çağrı,Aydın,Çiçek Sk. 2,Konak,35250,TR,05551234567,Kilim yastık,2,300\n';
+    const csv =
+      'order_number,shipping_first_name,shipping_last_name,shipping_address_1,shipping_city,shipping_postcode,shipping_country,billing_phone,item_name,item_quantity,item_total\n' +
+      '3001,Çağrı,Aydın,Çiçek Sk. 2,Konak,35250,TR,05551234567,Kilim yastık,2,300\n';
     const [order] = await importOrders(csv, options('woocommerce'));
     expect(order.issues).toEqual([]);
     expect(order.draft?.packages?.[0].items).toEqual([{ description: 'Kilim yastık', quantity: 2, unit_price: 150 }]);
@@ -183,12 +207,20 @@ describe('generic template', () => {
       ['SIP-1001', 2, []],
       ['SIP-1002', 1, []],
     ]);
-    expect(orders[0].draft?.packages?.[0]).toMatchObject({ weight: 1.5, length: 30, width: 20, height: 10, items: [{ quantity: 2 }, { description: 'Türk kahvesi, 250 g [TK-250]' }] });
+    expect(orders[0].draft?.packages?.[0]).toMatchObject({
+      weight: 1.5,
+      length: 30,
+      width: 20,
+      height: 10,
+      items: [{ quantity: 2 }, { description: 'Türk kahvesi, 250 g [TK-250]' }],
+    });
     expect(orders[1].draft?.packages?.[0]).toMatchObject({ package_type: 2, weight: 0.4 });
   });
 
   it('maps the columns of any file with `mapping`, semicolons and a decimal comma included', async () => {
-    const csv = 'Sipariş No;Alıcı;Telefon;Adres;İl;Posta Kodu;Ülke;Ürün;Adet;Fiyat;Gönderen\n' + 'A-1;Ümit Şahin;05321112233;"Çankaya; Ankara";Ankara;06690;TR;Halı;1;1.250,50;Depo 2\n';
+    const csv =
+      'Sipariş No;Alıcı;Telefon;Adres;İl;Posta Kodu;Ülke;Ürün;Adet;Fiyat;Gönderen\n' +
+      'A-1;Ümit Şahin;05321112233;"Çankaya; Ankara";Ankara;06690;TR;Halı;1;1.250,50;Depo 2\n';
     const mapping = {
       reference_no: 'Sipariş No',
       consignee_name: 'Alıcı',
@@ -234,7 +266,16 @@ describe('generic template', () => {
 
 describe('import options', () => {
   it('validates with the draft rules and names every field', () => {
-    const attempt = () => parseImportOptions({ preset: 'shopfy', process: 'yes', mapping: { nope: 'X' }, consignor: { country: 'Narnia' }, package: { weight: -1 }, preference: 0, extra: 1 });
+    const attempt = () =>
+      parseImportOptions({
+        preset: 'shopfy',
+        process: 'yes',
+        mapping: { nope: 'X' },
+        consignor: { country: 'Narnia' },
+        package: { weight: -1 },
+        preference: 0,
+        extra: 1,
+      });
     expect(attempt).toThrow(DomainError);
     try {
       attempt();

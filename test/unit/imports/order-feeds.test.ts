@@ -12,7 +12,8 @@ const csv = (name: string) => readFileSync(join(__dirname, '../../fixtures/impor
 const payload = (name: string) => readFileSync(join(__dirname, '../../fixtures/order-feeds', name));
 const order = (name: string) => JSON.parse(payload(name).toString('utf8')) as Record<string, unknown>;
 const consignor = { name: 'Anadolu Butik', country: 'TR', city: 'İstanbul', address: 'Moda Cd. 1', postal_code: '34710', phone_number: '+902161234567' };
-const options = (preset: 'shopify' | 'woocommerce', extra: Record<string, unknown> = {}): ImportOptions => parseImportOptions({ preset, consignor, preference: 1, ...extra });
+const options = (preset: 'shopify' | 'woocommerce', extra: Record<string, unknown> = {}): ImportOptions =>
+  parseImportOptions({ preset, consignor, preference: 1, ...extra });
 
 async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -66,7 +67,11 @@ describe('topics and deliveries', () => {
 
   it("dedups on the platform's event id, else on the topic and body", () => {
     const body = Buffer.from('{"id":1}');
-    const shopify = deliveryHeaders('shopify', { 'x-shopify-topic': 'orders/create', 'x-shopify-event-id': 'ev-1', 'x-shopify-triggered-at': '2025-03-14T07:21:05.123Z' }, body);
+    const shopify = deliveryHeaders(
+      'shopify',
+      { 'x-shopify-topic': 'orders/create', 'x-shopify-event-id': 'ev-1', 'x-shopify-triggered-at': '2025-03-14T07:21:05.123Z' },
+      body,
+    );
     expect(shopify).toMatchObject({ topic: 'orders/create', dedupKey: 'shopify:ev-1', triggeredAt: '2025-03-14T07:21:05.123Z' });
     expect(deliveryHeaders('woocommerce', { 'x-wc-webhook-delivery-id': 'd-9' }, body).dedupKey).toBe('woocommerce:d-9');
     const a = deliveryHeaders('shopify', { 'x-shopify-topic': 'orders/create' }, body).dedupKey;
@@ -98,7 +103,16 @@ describe('one mapping per platform: a webhook order gives the draft its CSV expo
       reference_no: '#1001',
       preference: 1,
       consignor,
-      consignee: { name: 'Ayşe Yılmaz', email: 'ayse.yilmaz@example.com', address: 'Bağdat Cd. No:5, D:3', city: 'İstanbul', state: 'İstanbul', state_code: 'TR-34', postal_code: '34710', country: 'TR' },
+      consignee: {
+        name: 'Ayşe Yılmaz',
+        email: 'ayse.yilmaz@example.com',
+        address: 'Bağdat Cd. No:5, D:3',
+        city: 'İstanbul',
+        state: 'İstanbul',
+        state_code: 'TR-34',
+        postal_code: '34710',
+        country: 'TR',
+      },
       packages: [
         {
           weight: 1.25,
@@ -131,8 +145,28 @@ describe('one mapping per platform: a webhook order gives the draft its CSV expo
     expect(webhook.draft).toEqual(fromCsv.draft);
     expect(webhook.draft).toMatchObject({
       reference_no: '2051',
-      consignee: { name: 'Zeynep Kaya', email: 'zeynep.kaya@example.com', phone_number: '05321112233', address: 'İnönü Sk. No:4, Daire 8', city: 'Bursa', state_code: 'TR16', postal_code: '16010', country: 'TR' },
-      packages: [{ weight: 0.8, length: 20, width: 15, height: 10, items: [{ description: "Zeytinyağlı sabun (3'lü) [ZS-3]", quantity: 2, unit_price: 89.9 }, { description: 'Lavanta kesesi [LK-1]', quantity: 1, unit_price: 45 }] }],
+      consignee: {
+        name: 'Zeynep Kaya',
+        email: 'zeynep.kaya@example.com',
+        phone_number: '05321112233',
+        address: 'İnönü Sk. No:4, Daire 8',
+        city: 'Bursa',
+        state_code: 'TR16',
+        postal_code: '16010',
+        country: 'TR',
+      },
+      packages: [
+        {
+          weight: 0.8,
+          length: 20,
+          width: 15,
+          height: 10,
+          items: [
+            { description: "Zeytinyağlı sabun (3'lü) [ZS-3]", quantity: 2, unit_price: 89.9 },
+            { description: 'Lavanta kesesi [LK-1]', quantity: 1, unit_price: 45 },
+          ],
+        },
+      ],
     });
   });
 

@@ -77,7 +77,10 @@ describe('renderPdfLabel', () => {
   it('draws the Code128 bars exactly as bwip-js encodes the barcode', async () => {
     const data = turkishLabel();
     const { pdf, page } = await source(data);
-    const bars = pdf.rects(page).filter((r) => inside(r, BARCODE_BOX)).sort((a, b) => a.x - b.x);
+    const bars = pdf
+      .rects(page)
+      .filter((r) => inside(r, BARCODE_BOX))
+      .sort((a, b) => a.x - b.x);
     expect(bars.length).toBeGreaterThan(10);
     for (const bar of bars) {
       expect(bar.y).toBeCloseTo(BARCODE_BOX.y, 4);
@@ -130,7 +133,11 @@ describe('renderPdfLabel', () => {
     const fromBytes = { regular: FONT_BYTES.regular, bold: FONT_BYTES.bold };
     const labels = [
       turkishLabel(),
-      turkishLabel({ consignee: { ...turkishLabel().consignee, name: 'ĞÜŞİÖÇ ğüşıöç office ﬁle', address: 'Zoë Ørsted, Rue de l’Église 3' }, referenceNo: null, serviceName: undefined }),
+      turkishLabel({
+        consignee: { ...turkishLabel().consignee, name: 'ĞÜŞİÖÇ ğüşıöç office ﬁle', address: 'Zoë Ørsted, Rue de l’Église 3' },
+        referenceNo: null,
+        serviceName: undefined,
+      }),
       turkishLabel({ barcode: 'CF00000000018', carrierName: 'Sandbox Economy' }),
     ];
     for (const data of labels) {

@@ -41,7 +41,10 @@ describe('StreamingPdfWriter', () => {
     expect(text.startsWith('xref\n', xrefAt)).toBe(true);
     const [, first, count] = /^xref\n(\d+) (\d+)\n/.exec(text.slice(xrefAt))!;
     expect(first).toBe('0');
-    const entries = text.slice(xrefAt).split('\n').slice(2, 2 + Number(count));
+    const entries = text
+      .slice(xrefAt)
+      .split('\n')
+      .slice(2, 2 + Number(count));
     let inUse = 0;
     entries.forEach((entry, n) => {
       const [offset, , kind] = entry.split(' ');

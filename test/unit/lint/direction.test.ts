@@ -138,7 +138,10 @@ const CASES: Array<{ name: string; filePath: string; lines: Line[] }> = [
   {
     name: 'src/temporal/ files other than the starters and the worker do not import workflow code',
     filePath: 'src/temporal/client.ts',
-    lines: [ok(`import { SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';`), bad(`import type { consignmentWorkflow } from '../../workflows/consignment.workflow';`, STARTERS_ONLY)],
+    lines: [
+      ok(`import { SEARCH_ATTRIBUTE_KEYS } from '../../workflows/search-attributes';`),
+      bad(`import type { consignmentWorkflow } from '../../workflows/consignment.workflow';`, STARTERS_ONLY),
+    ],
   },
   {
     name: 'a starter imports workflow code as types only',
@@ -161,7 +164,7 @@ const CASES: Array<{ name: string; filePath: string; lines: Line[] }> = [
     ],
   },
   {
-    name: 'src/temporal/ never imports the API (the worker\'s HTTP port included), services or activities',
+    name: "src/temporal/ never imports the API (the worker's HTTP port included), services or activities",
     filePath: 'src/temporal/worker-http.ts',
     lines: [
       ok(`import type { HealthReport } from '../health';`),
@@ -175,7 +178,10 @@ const CASES: Array<{ name: string; filePath: string; lines: Line[] }> = [
   {
     name: 'a starter is held to the src/temporal rules as well',
     filePath: 'src/temporal/import.starter.ts',
-    lines: [ok(`import type { importWorkflow } from '../../workflows/import.workflow';`), bad(`import type { ImportService } from '../services/imports.service';`, 'src/temporal never imports src/services')],
+    lines: [
+      ok(`import type { importWorkflow } from '../../workflows/import.workflow';`),
+      bad(`import type { ImportService } from '../services/imports.service';`, 'src/temporal never imports src/services'),
+    ],
   },
   {
     name: 'routes reach repositories only through services (record types may be named)',
@@ -237,7 +243,10 @@ const CASES: Array<{ name: string; filePath: string; lines: Line[] }> = [
   {
     name: 'test/ is exempt',
     filePath: 'test/unit/lint/virtual.test.ts',
-    lines: [ok(`import { consignmentWorkflow } from '../../../workflows/consignment.workflow';`), ok(`import { createActivities } from '../../../activities';`)],
+    lines: [
+      ok(`import { consignmentWorkflow } from '../../../workflows/consignment.workflow';`),
+      ok(`import { createActivities } from '../../../activities';`),
+    ],
   },
 ];
 
@@ -266,7 +275,20 @@ describe('eslint.config.js keeps the dependency direction', () => {
   });
 
   it('the rule is an error (it fails `npm run lint`) on every folder of the layout', async () => {
-    for (const file of ['workflows/consignment.workflow.ts', 'src/domain/statuses.ts', 'activities/index.ts', 'src/api/app.ts', 'src/services/consignments.service.ts', 'src/temporal/consignment.starter.ts', 'src/temporal/worker.ts', 'src/temporal/worker-http.ts', 'src/db/database.ts', 'src/carriers/registry.ts', 'src/labels/pdf-label.ts', 'src/api/routes/drafts.routes.ts']) {
+    for (const file of [
+      'workflows/consignment.workflow.ts',
+      'src/domain/statuses.ts',
+      'activities/index.ts',
+      'src/api/app.ts',
+      'src/services/consignments.service.ts',
+      'src/temporal/consignment.starter.ts',
+      'src/temporal/worker.ts',
+      'src/temporal/worker-http.ts',
+      'src/db/database.ts',
+      'src/carriers/registry.ts',
+      'src/labels/pdf-label.ts',
+      'src/api/routes/drafts.routes.ts',
+    ]) {
       const config = (await eslint.calculateConfigForFile(join(ROOT, file))) as { rules: Record<string, unknown[]> };
       expect([file, config.rules['no-restricted-imports'][0]]).toEqual([file, 2]);
     }
@@ -276,19 +298,27 @@ describe('eslint.config.js keeps the dependency direction', () => {
 describe('npm run deps: import cycles, type-only imports included', () => {
   const config = '.dependency-cruiser.cjs';
   const depcruise = (...args: string[]) =>
-    spawnSync(process.execPath, [join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), ...args, '--config', config], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+    spawnSync(process.execPath, [join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), ...args, '--config', config], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
 
   it('reports the type-only cycle in fixtures/cycle and exits non-zero', () => {
     const run = depcruise('test/unit/lint/fixtures/cycle', '--output-type', 'err');
     expect(run.error).toBeUndefined();
     expect(run.status).not.toBe(0);
-    expect(run.stdout).toMatch(/error no-circular: test\/unit\/lint\/fixtures\/cycle\/a\.ts →\s+test\/unit\/lint\/fixtures\/cycle\/b\.ts →\s+test\/unit\/lint\/fixtures\/cycle\/a\.ts/);
+    expect(run.stdout).toMatch(
+      /error no-circular: test\/unit\/lint\/fixtures\/cycle\/a\.ts →\s+test\/unit\/lint\/fixtures\/cycle\/b\.ts →\s+test\/unit\/lint\/fixtures\/cycle\/a\.ts/,
+    );
   });
 
   it('sees that cycle through `import type` edges', () => {
     const run = depcruise('test/unit/lint/fixtures/cycle', '--output-type', 'json');
     expect(run.error).toBeUndefined();
-    const report = JSON.parse(run.stdout) as { summary: { violations: Array<{ rule: { name: string }; cycle: Array<{ name: string; dependencyTypes: string[] }> }> } };
+    const report = JSON.parse(run.stdout) as {
+      summary: { violations: Array<{ rule: { name: string }; cycle: Array<{ name: string; dependencyTypes: string[] }> }> };
+    };
     expect(report.summary.violations.map((v) => v.rule.name)).toEqual(['no-circular']);
     const [{ cycle }] = report.summary.violations;
     expect(cycle.map((c) => c.name).sort()).toEqual(['test/unit/lint/fixtures/cycle/a.ts', 'test/unit/lint/fixtures/cycle/b.ts']);

@@ -16,7 +16,11 @@ const buildConfig = JSON.parse(readFileSync(join(ROOT, 'tsconfig.build.json'), '
 
 /** The instructions of each stage, continuation lines joined. */
 function stages(text: string): Map<string, string[]> {
-  const lines = text.replace(/\\\n\s*/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const lines = text
+    .replace(/\\\n\s*/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
   const result = new Map<string, string[]>();
   let current: string[] = [];
   for (const line of lines) {
@@ -36,7 +40,8 @@ describe('Dockerfile', () => {
     expect(runs).toEqual(['build']);
     for (const script of runs) expect(pkg.scripts[script]).toBeDefined();
     const copied = build.filter((l) => l.startsWith('COPY ')).flatMap((l) => l.split(/\s+/).slice(1, -1));
-    for (const needed of [...buildConfig.include, buildConfig.extends.replace('./', ''), 'tsconfig.build.json', 'scripts', 'package.json', 'package-lock.json']) expect(copied).toContain(needed);
+    for (const needed of [...buildConfig.include, buildConfig.extends.replace('./', ''), 'tsconfig.build.json', 'scripts', 'package.json', 'package-lock.json'])
+      expect(copied).toContain(needed);
     // The build script itself lives in what is copied.
     expect(pkg.scripts.build).toMatch(/scripts\/build\.ts/);
   });

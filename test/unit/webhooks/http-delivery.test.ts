@@ -21,7 +21,11 @@ describe('webhook HTTP delivery', () => {
     const HOLD_MS = 60;
     srv.handler = (_req, res) => void setTimeout(() => res.writeHead(201, { 'content-type': 'text/plain' }).end('thanks'), HOLD_MS);
     const started = performance.now();
-    const result = await sender({ allowPrivate: true }).post({ url: `${srv.origin}/hooks/a?x=1`, headers: { 'X-Api-Key': 'k1', 'webhook-id': 'e1' }, body: '{"a":1}' });
+    const result = await sender({ allowPrivate: true }).post({
+      url: `${srv.origin}/hooks/a?x=1`,
+      headers: { 'X-Api-Key': 'k1', 'webhook-id': 'e1' },
+      body: '{"a":1}',
+    });
     const waited = performance.now() - started;
     expect(result).toMatchObject({ status: 201, error: null, responseBody: 'thanks' });
     expect(Number.isInteger(result.latencyMs)).toBe(true);

@@ -4,7 +4,9 @@ import { generateSecret, secretBytes, sign, signatureHeaders, verify } from '../
 describe('Standard Webhooks signature', () => {
   it('matches the Standard Webhooks reference test vector', () => {
     // From the standard-webhooks reference libraries' tests.
-    expect(sign('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}')).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
+    expect(sign('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}')).toBe(
+      'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    );
   });
 
   it('is HMAC-SHA256 over id.timestamp.body with the decoded secret', () => {
@@ -15,7 +17,9 @@ describe('Standard Webhooks signature', () => {
     const headers = signatureHeaders(secret, 'e1', body, new Date('2025-05-01T10:00:00Z'));
     expect(headers['webhook-id']).toBe('e1');
     expect(headers['webhook-timestamp']).toBe('1746093600');
-    const expected = createHmac('sha256', Buffer.from(secret.slice(6), 'base64')).update(`e1.1746093600.${body}`).digest('base64');
+    const expected = createHmac('sha256', Buffer.from(secret.slice(6), 'base64'))
+      .update(`e1.1746093600.${body}`)
+      .digest('base64');
     expect(headers['webhook-signature']).toBe(`v1,${expected}`);
   });
 
