@@ -31,7 +31,7 @@
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, openSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
 import { generateApiKey } from '../src/db/customers.repository';
 import { consignmentWorkflowId } from '../src/temporal/consignment.starter';
@@ -108,6 +108,8 @@ interface PhaseResult {
   samples: Sample[];
   stalls: StallReport;
   peakRssMb: number;
+  /** this bench's own event loop during the phase: a stall here delays every request in flight */
+  client: { loopMaxMs: number; gcMaxMs: number };
   note?: string;
 }
 
@@ -196,6 +198,11 @@ async function phase(name: string, origin: string, pid: number, n: number, concu
   const samples: Sample[] = [];
   let failures = 0;
   let firstFailure: string | undefined;
+  const clientLoop = monitorEventLoopDelay({ resolution: 5 });
+  let clientGcMaxMs = 0;
+  const clientGc = new PerformanceObserver((list) => list.getEntries().forEach((e) => (clientGcMaxMs = Math.max(clientGcMaxMs, e.duration))));
+  clientLoop.enable();
+  clientGc.observe({ entryTypes: ['gc'] });
   const t0 = performance.now();
   try {
     await runConcurrent(n, concurrency, async (i) => {
@@ -209,6 +216,8 @@ async function phase(name: string, origin: string, pid: number, n: number, concu
     });
   } finally {
     clearInterval(memory);
+    clientLoop.disable();
+    clientGc.disconnect();
   }
   const seconds = (performance.now() - t0) / 1000;
   const used = await engine.stop();
@@ -219,7 +228,17 @@ async function phase(name: string, origin: string, pid: number, n: number, concu
   cpuMs['bench client'] = (used.node * 1000) / n;
   const after = await readStalls(origin, before.now);
   if (firstFailure) console.warn(`${name}: ${failures} failed; the first: ${firstFailure}`);
-  return { name, n, failures, seconds, samples, stalls: after.report, peakRssMb: peak, cpuMs };
+  return {
+    name,
+    n,
+    failures,
+    seconds,
+    samples,
+    stalls: after.report,
+    peakRssMb: peak,
+    cpuMs,
+    client: { loopMaxMs: clientLoop.max / 1e6, gcMaxMs: clientGcMaxMs },
+  };
 }
 
 /** Sends a request and times it; a status other than `expect` throws. */
@@ -435,6 +454,8 @@ runBench(async () => {
         'major GCs',
         'longest GC ≤ ms',
         'peak RSS MB',
+        'bench client: longest loop delay ms',
+        'longest GC ms',
       ],
       phases.map((p) => [
         p.name,
@@ -447,6 +468,8 @@ runBench(async () => {
         p.stalls.majorGcCount,
         fmt(p.stalls.gcLongestBucketMs, 0),
         fmt(p.peakRssMb, 0),
+        fmt(p.client.loopMaxMs, 0),
+        fmt(p.client.gcMaxMs, 0),
       ]),
     );
 
