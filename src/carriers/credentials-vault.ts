@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 /**
@@ -63,14 +63,20 @@ export async function loadCredentialsKey(
   }
   await mkdir(dirname(keyFile), { recursive: true });
   const key = randomBytes(CREDENTIALS_KEY_BYTES);
+  // Written whole to a file of this process's own, then linked into place: a process starting at the same moment
+  // finds no file or the whole key, never one still being written (writing into the key file itself, another
+  // process read it empty: CI). link() fails if the key file exists: the first wins, the others read its key.
+  const draft = `${keyFile}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(draft, `${key.toString('base64')}\n`, { flag: 'wx', mode: 0o600 });
   try {
-    // `wx`: a process starting at the same moment that wrote first wins; this one then reads its key.
-    await writeFile(keyFile, `${key.toString('base64')}\n`, { flag: 'wx', mode: 0o600 });
+    await chmod(draft, 0o600);
+    await link(draft, keyFile);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     return { key: decodeKey((await readFile(keyFile, 'utf8')).trim(), keyFile), source: 'file' };
+  } finally {
+    await unlink(draft).catch(() => undefined);
   }
-  await chmod(keyFile, 0o600);
   return { key, source: 'generated' };
 }
 

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -60,6 +60,27 @@ describe('loadCredentialsKey', () => {
     const [a, b] = await Promise.all([loadCredentialsKey(undefined, file), loadCredentialsKey(undefined, file)]);
     expect(a.key.equals(b.key)).toBe(true);
     expect(Buffer.from((await readFile(file, 'utf8')).trim(), 'base64').equals(a.key)).toBe(true);
+  });
+
+  it('never shows a starting process a key file another one is still writing', async () => {
+    // Another process reads the file while this one creates it: whatever it finds must be the whole key.
+    const seen = new Set<string>();
+    for (let round = 0; round < 40; round++) {
+      const file = join(dir, `race-${round}.key`);
+      let done = false;
+      const read = async () => {
+        while (!done) seen.add(await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => e.code!));
+      };
+      const readers = [read(), read(), read()];
+      const { key } = await loadCredentialsKey(undefined, file);
+      done = true;
+      await Promise.all(readers);
+      seen.delete('ENOENT');
+      seen.delete(`${key.toString('base64')}\n`);
+    }
+    expect([...seen]).toEqual([]);
+    // Nothing of the writing is left behind.
+    expect((await readdir(dir)).filter((name) => !/^race-\d+\.key$/.test(name))).toEqual([]);
   });
 
   it('prefers CREDENTIALS_KEY and refuses a malformed key with a clear error', async () => {
