@@ -72,32 +72,14 @@ describe('NUL bytes', () => {
   });
 
   it('in a multipart text part: 400 naming it', async () => {
-    const boundary = 'cfboundary';
-    const payload = [`--${boundary}`, 'Content-Disposition: form-data; name="options"', '', '{"platform": "shop\u0000ify"}', `--${boundary}--`, ''].join(
-      '\r\n',
-    );
-    const res = await svc.request({
-      method: 'POST',
-      url: '/api/v1/imports',
-      apiKey: key,
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-      payload,
-    });
+    const body = multipart([{ name: 'options', content: '{"platform": "shop\u0000ify"}' }]);
+    const res = await svc.request({ method: 'POST', url: '/api/v1/imports', apiKey: key, ...body });
     expectRefusal(res, 400, 'options');
   });
 
   it('escaped in a multipart JSON part: 400 naming the field inside it', async () => {
-    const boundary = 'cfboundary';
-    const payload = [`--${boundary}`, 'Content-Disposition: form-data; name="options"', '', '{"platform": "shop\\u0000ify"}', `--${boundary}--`, ''].join(
-      '\r\n',
-    );
-    const res = await svc.request({
-      method: 'POST',
-      url: '/api/v1/imports',
-      apiKey: key,
-      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-      payload,
-    });
+    const body = multipart([{ name: 'options', content: '{"platform": "shop\\u0000ify"}' }]);
+    const res = await svc.request({ method: 'POST', url: '/api/v1/imports', apiKey: key, ...body });
     expectRefusal(res, 400, 'options.platform');
   });
 
