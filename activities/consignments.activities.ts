@@ -78,15 +78,14 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
      */
     insertDraft(request) {
       return asActivity(() =>
-        referenceGuard(() =>
-          db.transaction(async (tx) => {
-            await insertDraft(
-              tx,
-              newDraft({ uuid: request.uuid, customerId: request.customerId, userId: request.userId, importId: request.importId, draft: request.draft }),
-            );
-            return load(tx, request.uuid);
-          }),
-        ),
+        referenceGuard(async () => {
+          // One statement, answering the draft as stored (a retry's too): no transaction or read-back needed.
+          const { record } = await insertDraft(
+            db,
+            newDraft({ uuid: request.uuid, customerId: request.customerId, userId: request.userId, importId: request.importId, draft: request.draft }),
+          );
+          return record;
+        }),
       );
     },
 
