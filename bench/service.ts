@@ -11,7 +11,7 @@
  *              each with the key of the customer whose draft it asks for (a key's 300/min limit does not bind)
  *
  * For each phase: rate, ratio to bare, p50 / p99 / max, and the evidence for its tail: the service's event-loop
- * delay (its longest stall, from GET /metrics), its GC pauses (count, total, longest bucket), its peak resident
+ * delay (its longest stall, from GET /metrics), its GC pauses (count, total, longest bucket), the read cache's hits and misses, its peak resident
  * memory, and the split of the slowest 1 % of requests by stage from the service's `Server-Timing` header
  * (db, engine, label, …; "other" is the rest of the request's time in the service, "outside" what the
  * client waited beyond it: queueing before the service read the request). For the ship phase, the workflow
@@ -136,6 +136,9 @@ interface StallReport {
   /** the upper bound of the highest GC-duration bucket that gained pauses during the phase */
   gcLongestBucketMs: number;
   majorGcCount: number;
+  /** detail lookups answered by the read cache of PGlite's thread, and by the database */
+  cacheHits: number;
+  cacheMisses: number;
 }
 
 /** Reads /metrics; `since` makes the counters relative to an earlier reading. */
@@ -174,6 +177,8 @@ async function readStalls(origin: string, since?: Map<string, number>): Promise<
       gcMs: gcSeconds * 1000,
       gcLongestBucketMs: longest * 1000,
       majorGcCount,
+      cacheHits: delta('consignflow_db_read_cache_total{result="hit"}'),
+      cacheMisses: delta('consignflow_db_read_cache_total{result="miss"}'),
     },
   };
 }
@@ -454,6 +459,7 @@ runBench(async () => {
         'major GCs',
         'longest GC ≤ ms',
         'peak RSS MB',
+        'read cache hits / misses',
         'bench client: longest loop delay ms',
         'longest GC ms',
       ],
@@ -468,6 +474,7 @@ runBench(async () => {
         p.stalls.majorGcCount,
         fmt(p.stalls.gcLongestBucketMs, 0),
         fmt(p.peakRssMb, 0),
+        `${p.stalls.cacheHits} / ${p.stalls.cacheMisses}`,
         fmt(p.client.loopMaxMs, 0),
         fmt(p.client.gcMaxMs, 0),
       ]),

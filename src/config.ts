@@ -91,6 +91,8 @@ const schema = z.object({
   // On SIGTERM /readyz answers 503 this long before the API stops taking requests (a load balancer's notice).
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
   PGLITE_THREAD: flag.default(true),
+  // Detail lookups kept by PGlite's thread's read cache (src/db/pglite-thread.ts); 0: none.
+  PGLITE_CACHED_READS: z.coerce.number().int().min(0).max(100_000).default(2000),
   // `npm run worker` serves GET /metrics and /healthz here (the API process serves them on PORT); 0: none.
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
 });
@@ -149,6 +151,8 @@ export interface Config {
   shutdownDelayMs: number;
   /** PGLITE_THREAD: PGlite in a worker thread of its own (default), or in the API's thread */
   pgliteThread: boolean;
+  /** PGLITE_CACHED_READS: how many reads PGlite's thread's read cache keeps (0: none) */
+  pgliteCachedReads: number;
   /** METRICS_PORT: where a worker-only process serves /metrics and /healthz (0: nowhere) */
   metricsPort: number;
   /** LOG_FORMAT: auto (pretty on a terminal, JSON otherwise), json or pretty */
@@ -220,5 +224,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort: e.METRICS_PORT,
     shutdownDelayMs: e.SHUTDOWN_DELAY_MS,
     pgliteThread: e.PGLITE_THREAD,
+    pgliteCachedReads: e.PGLITE_CACHED_READS,
   };
 }

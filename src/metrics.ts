@@ -9,7 +9,7 @@ const EVENT_LOOP_TICK_MS = 50;
  * module singleton. API and worker processes expose the same names; a series a process does not produce
  * stays at zero there. Labels are bounded: routes are Fastify's route patterns, carriers their kind.
  */
-export function createMetrics(sources: { outboxBacklog?: () => Promise<number> } = {}) {
+export function createMetrics(sources: { outboxBacklog?: () => Promise<number>; readCache?: () => { hits: number; misses: number } } = {}) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'consignflow_' });
   const registers = [registry];
@@ -21,6 +21,7 @@ export function createMetrics(sources: { outboxBacklog?: () => Promise<number> }
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers,
   });
+  const readCacheCounted = new Map<string, number>();
   let due = performance.now() + EVENT_LOOP_TICK_MS;
   const ticker = setInterval(() => {
     const now = performance.now();
@@ -102,6 +103,25 @@ export function createMetrics(sources: { outboxBacklog?: () => Promise<number> }
       // Read when scraped: one indexed count.
       async collect() {
         if (sources.outboxBacklog) this.set(await sources.outboxBacklog());
+      },
+    }),
+    readCache: new Counter({
+      name: 'consignflow_db_read_cache_total',
+      help: "Detail lookups answered from the read cache of PGlite's thread (result=hit) or by the database (miss)",
+      labelNames: ['result'],
+      registers,
+      // Counted by the cache itself; added here when scraped.
+      collect() {
+        const stats = sources.readCache?.();
+        if (!stats) return;
+        for (const [result, count] of [
+          ['hit', stats.hits],
+          ['miss', stats.misses],
+        ] as const) {
+          const counted = readCacheCounted.get(result) ?? 0;
+          this.inc({ result }, count - counted);
+          readCacheCounted.set(result, count);
+        }
       },
     }),
   };

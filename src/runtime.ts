@@ -134,6 +134,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
         url: config.databaseUrl,
         dataDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite'),
         pgliteThread: config.pgliteThread,
+        pgliteCachedReads: config.pgliteCachedReads,
       }));
     if (!options.db) stops.push(() => db.close());
     const applied = await migrate(db);
@@ -194,7 +195,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     const orderEventRelay = options.worker ? startOrderEventRelay({ db, starter: orderEvents, log: logger }) : undefined;
     if (orderEventRelay) stops.push(() => orderEventRelay.stop());
     const documents = createDocumentService({ db, maxBytes: config.documentMaxBytes });
-    const metrics = options.metrics ?? createMetrics({ outboxBacklog: () => countDraftStarts(db) });
+    const metrics = options.metrics ?? createMetrics({ outboxBacklog: () => countDraftStarts(db), readCache: db.readCacheStats });
     if (!options.metrics) stops.push(async () => metrics.stop());
     const consignments = createConsignmentService({ db, providers, lifecycles, carrierWaitMs: config.carrierWaitMs, draftsQueued, documents, metrics });
     let worker: RunningWorker | undefined;

@@ -126,10 +126,9 @@ function toDetails({ detail }: { detail: string }): ConsignmentDetails {
 /** A consignment with its history (in the order the status changes were applied; `occurred_at` is the carrier's own time) and its labels, in one statement. */
 export async function findConsignmentDetails(q: Queryable, key: ConsignmentKey): Promise<ConsignmentDetails | undefined> {
   const [where, params] = keyCondition(key);
-  const { rows } = await q.query<{ detail: string }>(
-    asJsonText(`SELECT ${CONSIGNMENT_COLUMNS}, ${HISTORY_AND_LABELS_JSON} FROM consignments c WHERE ${where}`),
-    params,
-  );
+  const sql = asJsonText(`SELECT ${CONSIGNMENT_COLUMNS}, ${HISTORY_AND_LABELS_JSON} FROM consignments c WHERE ${where}`);
+  // Lookups are the most frequent request: answered from the read cache where the database keeps one.
+  const { rows } = await (q.cachedQuery ? q.cachedQuery<{ detail: string }>(sql, params) : q.query<{ detail: string }>(sql, params));
   return rows[0] ? toDetails(rows[0]) : undefined;
 }
 

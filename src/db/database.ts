@@ -7,12 +7,19 @@ import { startPgliteThread } from './pglite-thread';
 /** What repositories need: parameterised SQL returning rows. Both PGlite and a pg pool/client provide it. */
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
+  /**
+   * A read that may be answered from a cache kept good by the database's own record of changes (only PGlite's
+   * thread has one: `pglite-thread.ts`); the rows are shared and must not be changed. Absent: use `query`.
+   */
+  cachedQuery?<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
 }
 
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs `fn` in one transaction; rolls back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** The read cache's hits and misses so far (PGlite's thread only). */
+  readCacheStats?(): { hits: number; misses: number };
   /** Runs `fn` while holding a database-wide advisory lock (migrations, seeding). */
   withLock<T>(key: number, fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -29,13 +36,15 @@ export interface DatabaseOptions {
   pgliteThread?: boolean;
   /** how many prepared statements PGlite's thread keeps (tests) */
   pgliteMaxStatements?: number;
+  /** how many reads PGlite's thread's read cache keeps (tests; 0: none) */
+  pgliteCachedReads?: number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return timedDatabase(
     options.url
       ? await openPostgres(options.url, options.poolSize ?? 20)
-      : await openPglite(options.dataDir, options.pgliteThread ?? true, options.pgliteMaxStatements),
+      : await openPglite(options.dataDir, options.pgliteThread ?? true, { maxStatements: options.pgliteMaxStatements, cachedReads: options.pgliteCachedReads }),
   );
 }
 
@@ -44,6 +53,7 @@ function timedDatabase(db: Database): Database {
   return {
     ...db,
     query: (sql, params) => timeStage('db', () => db.query(sql, params)),
+    ...(db.cachedQuery && { cachedQuery: (sql, params) => timeStage('db', () => db.cachedQuery!(sql, params)) }),
     transaction: (fn) => timeStage('db', () => db.transaction(fn)),
   };
 }
@@ -55,7 +65,7 @@ function timedDatabase(db: Database): Database {
  */
 const PGLITE_SHARED_BUFFERS = '32MB';
 
-async function openPglite(dataDir: string | undefined, inThread: boolean, maxStatements?: number): Promise<Database> {
+async function openPglite(dataDir: string | undefined, inThread: boolean, threadOptions: { maxStatements?: number; cachedReads?: number }): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   // Loaded on demand (require, not import(): the CommonJS build must not need ESM loader hooks, e.g. under Jest).
   const { PGlite } = require('@electric-sql/pglite') as typeof import('@electric-sql/pglite');
@@ -63,10 +73,12 @@ async function openPglite(dataDir: string | undefined, inThread: boolean, maxSta
   // PGlite has one connection in one process: its own queue already serialises everything, so withLock needs no lock.
   const withLock = <T>(_key: number, fn: () => Promise<T>) => fn();
   if (inThread) {
-    const thread = await startPgliteThread({ dataDir, startParams, maxStatements });
+    const thread = await startPgliteThread({ dataDir, startParams, ...threadOptions });
     return {
       kind: 'pglite',
       query: (sql, params) => thread.query(sql, params),
+      cachedQuery: (sql, params) => thread.cachedQuery(sql, params),
+      readCacheStats: () => thread.cacheStats(),
       transaction: async (fn) => {
         const tx = await thread.begin();
         let result;

@@ -105,11 +105,72 @@ const errorData = (error) => {
     if (!inTransaction) await db.syncToFs();
     return parse.parseResults(messages, db.parsers)[0].rows;
   };
+  /**
+   * What each SQL text reads and may change, from PostgreSQL's own plan (EXPLAIN, once per text): the tables
+   * its scans read, and the tables its inserts, updates and deletes write plus those their foreign keys'
+   * actions reach (a deleted consignment deletes its history) — '*' (everything) for a table with triggers of
+   * its own and for statements without a plan (DDL and other utility statements, which also reset this map).
+   * The read cache in the API's thread drops what a committed change may have touched (cachedQuery below).
+   */
+  const effects = new Map();
+  const MAX_EFFECTS = 1000;
+  let cascades; // table → tables its foreign keys' actions change, and tables with triggers
+  const PLANNED = /^\\s*\\(*\\s*(select|insert|update|delete|with|values|table|merge)\\b/i;
+  // A statement of its own by the simple query protocol (EXPLAIN (GENERIC_PLAN) takes $n without values there).
+  const single = async (text) => parse.parseResults(await run(serialize.query(text)))[0].rows;
+  const loadCascades = async () => {
+    const links = await single(
+      'SELECT p.relname AS parent, c.relname AS child FROM pg_constraint k JOIN pg_class p ON p.oid = k.confrelid JOIN pg_class c ON c.oid = k.conrelid' +
+        " WHERE k.contype = 'f' AND (k.confdeltype IN ('c', 'n', 'd') OR k.confupdtype IN ('c', 'n', 'd'))",
+    );
+    const triggered = await single('SELECT DISTINCT c.relname AS name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE NOT t.tgisinternal');
+    const map = { children: new Map(), triggered: new Set(triggered.map((r) => r.name)) };
+    for (const { parent, child } of links) map.children.set(parent, [...(map.children.get(parent) || []), child]);
+    return map;
+  };
+  const effectsOf = async (sql, inTransaction) => {
+    const known = effects.get(sql);
+    if (known) return known;
+    let found = { reads: ['*'], writes: ['*'] };
+    if (!PLANNED.test(sql)) {
+      effects.clear();
+      cascades = undefined;
+      return found;
+    }
+    const explain = async () => {
+      cascades = cascades || (await loadCascades());
+      const [row] = await single('EXPLAIN (GENERIC_PLAN, FORMAT JSON) ' + sql);
+      const reads = new Set();
+      const writes = new Set();
+      const visit = (node) => {
+        if (node['Relation Name']) (node['Node Type'] === 'ModifyTable' ? writes : reads).add(node['Relation Name']);
+        for (const child of node.Plans || []) visit(child);
+      };
+      visit((typeof row['QUERY PLAN'] === 'string' ? JSON.parse(row['QUERY PLAN']) : row['QUERY PLAN'])[0].Plan);
+      for (const table of writes) for (const child of cascades.children.get(table) || []) writes.add(child);
+      return { reads: [...reads], writes: [...writes].some((t) => cascades.triggered.has(t)) ? ['*'] : [...writes] };
+    };
+    // Inside a transaction a failed EXPLAIN would fail the transaction: it runs under a savepoint there.
+    if (inTransaction) await single('SAVEPOINT cf_effects');
+    try {
+      found = await explain();
+      if (inTransaction) await single('RELEASE SAVEPOINT cf_effects');
+    } catch {
+      if (inTransaction) await single('ROLLBACK TO SAVEPOINT cf_effects');
+    }
+    if (effects.size >= MAX_EFFECTS) effects.clear(); // texts made from varying input: found again when next run
+    effects.set(sql, found);
+    return found;
+  };
   // A statement the server no longer has, or whose cached plan's row type a schema change altered, is
   // prepared anew: at once outside a transaction; inside one, whose failure it already is, the next time.
   const stale = (error) => error && (error.code === '26000' || (error.code === '0A000' && /cached plan/.test(error.message)));
+  // The rows, and what the statement read and may have changed (see effectsOf).
   const query = (sql, params, inTransaction) => {
-    const once = () => execute(sql, params, inTransaction);
+    const once = async () => {
+      const rows = await execute(sql, params, inTransaction);
+      return { rows, ...(await effectsOf(sql, inTransaction)) };
+    };
     const retried = () =>
       once().catch((error) => {
         if (!stale(error)) throw error;
@@ -119,8 +180,10 @@ const errorData = (error) => {
       });
     return inTransaction ? db._runExclusiveQuery(retried) : db._runExclusiveTransaction(() => db._runExclusiveQuery(retried));
   };
+  // An answer: rows, the tables a committed change may have touched (\`changed\`), and for a cacheable read
+  // what it read (\`reads\`).
   const answer = (id, work) => work.then(
-    (rows) => parentPort.postMessage({ id, rows }),
+    (result) => parentPort.postMessage({ id, ...(Array.isArray(result) ? { rows: result } : result) }),
     (error) => parentPort.postMessage({ id, error: errorData(error) }),
   );
   parentPort.on('message', (m) => {
@@ -128,11 +191,17 @@ const errorData = (error) => {
       case 'query': {
         const on = m.tx ? transactions.get(m.tx) : undefined;
         if (m.tx && !on) return answer(m.id, Promise.reject(new Error('transaction ' + m.tx + ' is not open')));
-        return answer(m.id, query(m.sql, m.params || [], Boolean(on)));
+        return answer(m.id, query(m.sql, m.params || [], Boolean(on)).then(({ rows, reads, writes }) => {
+          if (on) {
+            for (const table of writes) on.changed.add(table);
+            return { rows };
+          }
+          return { rows, ...(writes.length ? { changed: writes } : {}), ...(m.cache ? { reads } : {}) };
+        }));
       }
       case 'begin': {
         // The transaction's callback waits for its commit or rollback; PGlite queues everything else meanwhile.
-        const entry = {};
+        const entry = { changed: new Set() };
         const ready = new Promise((opened) => {
           entry.done = db.transaction((tx) => new Promise((resolve, reject) => {
             Object.assign(entry, { tx, resolve, reject });
@@ -149,7 +218,7 @@ const errorData = (error) => {
         if (!entry || !entry.resolve) return answer(m.id, Promise.reject(new Error('transaction ' + m.tx + ' is not open')));
         if (m.op === 'commit') entry.resolve();
         else entry.reject(new Error('rolled back'));
-        return answer(m.id, m.op === 'commit' ? entry.done.then(() => []) : entry.done.then(() => [], () => []));
+        return answer(m.id, m.op === 'commit' ? entry.done.then(() => ({ rows: [], changed: [...entry.changed] })) : entry.done.then(() => [], () => []));
       }
       case 'close':
         return answer(m.id, db.close().then(() => []));
@@ -165,6 +234,8 @@ export interface PgliteThreadOptions {
   startParams: string[];
   /** how many named statements the thread keeps (least recently used ones are closed); MAX_STATEMENTS by default */
   maxStatements?: number;
+  /** how many reads the read cache keeps; CACHED_READS by default, 0: none */
+  cachedReads?: number;
 }
 
 /**
@@ -193,6 +264,64 @@ function revive<T>(rows: unknown[]): T[] {
   return rows as T[];
 }
 
+/**
+ * Reads answered from the read cache at most: a detail lookup's row is one JSON text of a few kB, so this
+ * is a few MB of the API thread's heap.
+ */
+export const CACHED_READS = 2000;
+
+/**
+ * The changes the thread reported as committed, counted per table ('*': every table). A cached read is good
+ * as long as none of the tables it read has changed since it was sent.
+ */
+class TableChanges {
+  count = 0;
+  private readonly byTable = new Map<string, number>();
+  record(tables: string[]) {
+    this.count++;
+    for (const table of tables) this.byTable.set(table, this.count);
+  }
+  /** Whether any of `tables` (or everything) changed after change number `since`. */
+  changedSince(tables: string[], since: number): boolean {
+    if (since === this.count) return false;
+    if ((this.byTable.get('*') ?? 0) > since) return true;
+    return tables.some((table) => table === '*' || (this.byTable.get(table) ?? 0) > since);
+  }
+}
+
+/**
+ * Rows of reads by SQL text and parameters, each good while the tables it read stay unchanged (PGlite has one
+ * process: every change to the data passes through this thread's statements, and the thread reports which
+ * tables each committed one may have touched). The least recently used go first. Rows are shared: callers
+ * must not change them.
+ */
+class ReadCache {
+  hits = 0;
+  misses = 0;
+  private readonly entries = new Map<string, { rows: unknown[]; reads: string[]; asOf: number }>();
+  constructor(
+    private readonly changes: TableChanges,
+    private readonly size: number,
+  ) {}
+  get(key: string): unknown[] | undefined {
+    const entry = this.entries.get(key);
+    this.entries.delete(key);
+    if (!entry || this.changes.changedSince(entry.reads, entry.asOf)) {
+      this.misses++;
+      return undefined;
+    }
+    this.entries.set(key, entry);
+    this.hits++;
+    return entry.rows;
+  }
+  /** Keeps rows read by a statement sent when `count` was `sentAt`, unless something they read changed since. */
+  set(key: string, rows: unknown[], reads: string[], sentAt: number) {
+    if (this.size === 0 || this.changes.changedSince(reads, sentAt)) return;
+    if (this.entries.size >= this.size) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { rows, reads, asOf: sentAt });
+  }
+}
+
 /** Starts PGlite in a worker thread; resolves once the database is open (initdb done on a new one). */
 export async function startPgliteThread(options: PgliteThreadOptions) {
   const worker = new Worker(THREAD_SCRIPT, {
@@ -214,10 +343,15 @@ export async function startPgliteThread(options: PgliteThreadOptions) {
     pending.clear();
   };
   const opened = new Promise<void>((resolve, reject) => pending.set(0, { resolve: () => resolve(), reject }));
-  worker.on('message', (m: { id: number; rows?: unknown[]; error?: Record<string, unknown> }) => {
+  const changes = new TableChanges();
+  const readsOf = new Map<number, string[]>();
+  worker.on('message', (m: { id: number; rows?: unknown[]; error?: Record<string, unknown>; changed?: string[]; reads?: string[] }) => {
+    // Before anyone hears of the statement's end: a read answered after it never comes from before the change.
+    if (m.changed) changes.record(m.changed);
     const p = pending.get(m.id);
     if (!p) return;
     pending.delete(m.id);
+    if (m.reads) readsOf.set(m.id, m.reads);
     if (m.error) p.reject(toError(m.error));
     else p.resolve(m.rows ?? []);
   });
@@ -235,11 +369,27 @@ export async function startPgliteThread(options: PgliteThreadOptions) {
   };
   const call = (message: Record<string, unknown>) => send(message).answer;
   await opened;
+  const cache = new ReadCache(changes, options.cachedReads ?? CACHED_READS);
 
   return {
     query: async <T>(sql: string, params?: unknown[], tx?: number): Promise<{ rows: T[] }> => ({
       rows: revive<T>(await call({ op: 'query', sql, params, tx })),
     }),
+    /** A read (outside any transaction) answered from the read cache when nothing it reads has changed since. */
+    cachedQuery: async <T>(sql: string, params: unknown[] = []): Promise<{ rows: T[] }> => {
+      const key = JSON.stringify([sql, params]);
+      const hit = cache.get(key);
+      if (hit) return { rows: hit as T[] };
+      const since = changes.count;
+      const { id, answer } = send({ op: 'query', sql, params, cache: true });
+      const rows = revive<T>(await answer);
+      const reads = readsOf.get(id);
+      readsOf.delete(id);
+      if (reads) cache.set(key, rows, reads, since);
+      return { rows };
+    },
+    /** How many cached reads were answered from the cache and how many went to the database. */
+    cacheStats: () => ({ hits: cache.hits, misses: cache.misses }),
     /** Opens a transaction: its id, for query/commit/rollback. */
     begin: async (): Promise<number> => {
       const { id, answer } = send({ op: 'begin' });

@@ -52,6 +52,30 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/^temporal_\w+/m);
   });
 
+  it("answers a repeated lookup from PGlite's read cache and the lookup after a change from the database, counting both", async () => {
+    const { apiKey } = await svc.customer('Cached');
+    const draft = await consignmentApi(svc, apiKey).draft(draftBody({ reference_no: 'CACHED-1' }));
+    const counts = async () => {
+      const text = (await svc.request({ method: 'GET', url: '/metrics' })).payload;
+      return { hit: valueOf(text, 'consignflow_db_read_cache_total{result="hit"}'), miss: valueOf(text, 'consignflow_db_read_cache_total{result="miss"}') };
+    };
+    const reference = async () =>
+      JSON.parse((await svc.request({ method: 'GET', url: `/api/v1/consignments/${draft.id}/details`, apiKey })).payload).data.reference_no as string;
+    const before = await counts();
+    expect(await reference()).toBe('CACHED-1');
+    expect(await reference()).toBe('CACHED-1');
+    const update = await svc.request({ method: 'PUT', url: `/api/v1/consignments/draft/${draft.id}`, apiKey, payload: { reference_no: 'CACHED-2' } });
+    expect(update.statusCode).toBe(200);
+    expect(await reference()).toBe('CACHED-2');
+    const after = await counts();
+    if (svc.db.kind === 'postgres') {
+      expect(after).toEqual({ hit: undefined, miss: undefined }); // other processes write too: no cache
+    } else {
+      expect((after.hit ?? 0) - (before.hit ?? 0)).toBe(1);
+      expect((after.miss ?? 0) - (before.miss ?? 0)).toBe(2);
+    }
+  });
+
   it('counts event-loop stalls between scrapes and exports the GC pauses', async () => {
     const stalls = async () => {
       const text = (await svc.request({ method: 'GET', url: '/metrics' })).payload;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { isUniqueViolation, openDatabase, type Database } from '../../src/db/database';
 
 /**
@@ -193,4 +193,104 @@ describe('PGlite in its own thread', () => {
     await other.close();
     await expect(other.query('SELECT 1')).rejects.toThrow(/database thread/);
   }, 60_000);
+});
+
+describe("the read cache of PGlite's thread", () => {
+  const read = 'SELECT o.id, o.note, (SELECT count(*)::int FROM line l WHERE l.order_id = o.id) AS lines FROM orders o WHERE o.id = $1';
+  const lookup = async () => (await db.cachedQuery!<{ id: number; note: string; lines: number }>(read, [1])).rows;
+  const stats = () => db.readCacheStats!();
+  /** Reads once to fill the cache, then runs `change`; the next read must see it, from the database. */
+  const seenAfter = async (change: () => Promise<unknown>) => {
+    await lookup();
+    const before = stats();
+    await change();
+    const rows = await lookup();
+    expect(stats().misses).toBe(before.misses + 1);
+    return rows;
+  };
+
+  beforeAll(async () => {
+    await db.query('CREATE TABLE shop (id int PRIMARY KEY)');
+    await db.query('CREATE TABLE orders (id int PRIMARY KEY, shop_id int REFERENCES shop(id) ON DELETE CASCADE, note text)');
+    await db.query('CREATE TABLE line (id int PRIMARY KEY, order_id int REFERENCES orders(id) ON DELETE CASCADE)');
+    await db.query('CREATE TABLE unrelated (id int PRIMARY KEY, n int)');
+    await db.query('CREATE TABLE audit (id int PRIMARY KEY)');
+    await db.query(`CREATE FUNCTION audit_note() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN UPDATE orders SET note = 'audited'; RETURN NULL; END $$`);
+    await db.query('CREATE TRIGGER audit_note AFTER INSERT ON audit FOR EACH STATEMENT EXECUTE FUNCTION audit_note()');
+  });
+  beforeEach(async () => {
+    await db.query('DELETE FROM shop');
+    await db.query('DELETE FROM unrelated');
+    await db.query('INSERT INTO shop (id) VALUES (1)');
+    await db.query(`INSERT INTO orders (id, shop_id, note) VALUES (1, 1, 'new')`);
+    await db.query('INSERT INTO line (id, order_id) VALUES (1, 1), (2, 1)');
+  });
+
+  it('answers a read again from the cache while nothing it read has changed, also after writes to other tables', async () => {
+    expect(await lookup()).toEqual([{ id: 1, note: 'new', lines: 2 }]);
+    const before = stats();
+    await db.query('INSERT INTO unrelated (id, n) VALUES (1, 1)');
+    await db.query('UPDATE unrelated SET n = n + 1');
+    expect(await lookup()).toEqual([{ id: 1, note: 'new', lines: 2 }]);
+    expect(stats()).toEqual({ hits: before.hits + 1, misses: before.misses });
+    // Different parameters are a different read.
+    expect((await db.cachedQuery!(read, [2])).rows).toEqual([]);
+    expect(stats().misses).toBe(before.misses + 1);
+  });
+
+  it('reads anew after a statement changed a table it read: an update, an insert into a table of its subquery, a delete', async () => {
+    expect(await seenAfter(() => db.query(`UPDATE orders SET note = 'changed' WHERE id = 1`))).toEqual([{ id: 1, note: 'changed', lines: 2 }]);
+    expect(await seenAfter(() => db.query('INSERT INTO line (id, order_id) VALUES (3, 1)'))).toEqual([{ id: 1, note: 'changed', lines: 3 }]);
+    expect(await seenAfter(() => db.query('DELETE FROM line WHERE id = 3'))).toEqual([{ id: 1, note: 'changed', lines: 2 }]);
+  });
+
+  it('reads anew after a change in a WITH … SELECT statement (its tag says SELECT)', async () => {
+    const rows = await seenAfter(() => db.query(`WITH changed AS (UPDATE orders SET note = 'by cte' RETURNING id) SELECT count(*) AS n FROM changed`));
+    expect(rows).toEqual([{ id: 1, note: 'by cte', lines: 2 }]);
+  });
+
+  it("reads anew after a delete that reaches its tables only through foreign keys' ON DELETE CASCADE", async () => {
+    expect(await seenAfter(() => db.query('DELETE FROM shop WHERE id = 1'))).toEqual([]);
+  });
+
+  it('reads anew after a write to a table whose trigger changes another table', async () => {
+    expect(await seenAfter(() => db.query('INSERT INTO audit (id) VALUES (1)'))).toEqual([{ id: 1, note: 'audited', lines: 2 }]);
+    await db.query('DELETE FROM audit');
+  });
+
+  it('reads anew after statements without a plan (TRUNCATE, DDL)', async () => {
+    expect(await seenAfter(() => db.query('TRUNCATE line'))).toEqual([{ id: 1, note: 'new', lines: 0 }]);
+    expect(await seenAfter(() => db.query('ALTER TABLE unrelated ADD COLUMN IF NOT EXISTS extra int'))).toEqual([{ id: 1, note: 'new', lines: 0 }]);
+  });
+
+  it('reads anew after a transaction that changed its tables commits, not while it is open, and keeps the cache after a rollback', async () => {
+    await lookup();
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query(`UPDATE orders SET note = 'rolled back' WHERE id = 1`);
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    const before = stats();
+    expect(await lookup()).toEqual([{ id: 1, note: 'new', lines: 2 }]);
+    expect(stats().hits).toBe(before.hits + 1);
+    const rows = await seenAfter(() =>
+      db.transaction(async (tx) => {
+        await tx.query(`UPDATE orders SET note = 'committed' WHERE id = 1`);
+        // The statement changed the table inside the transaction; a first EXPLAIN of it there did not fail it.
+        await tx.query('SELECT 1 AS one');
+      }),
+    );
+    expect(rows).toEqual([{ id: 1, note: 'committed', lines: 2 }]);
+  });
+
+  it('never keeps rows read before a change it hears of later: a read and a write sent together', async () => {
+    await lookup();
+    const [old] = await Promise.all([db.cachedQuery!(read, [1]), db.query(`UPDATE orders SET note = 'raced' WHERE id = 1`)]);
+    expect(old.rows).toEqual([{ id: 1, note: 'new', lines: 2 }]);
+    expect(await lookup()).toEqual([{ id: 1, note: 'raced', lines: 2 }]);
+    const [first] = await Promise.all([db.cachedQuery!(read, [2]), db.query(`INSERT INTO orders (id, shop_id, note) VALUES (2, 1, 'second')`)]);
+    expect(first.rows).toEqual([]);
+    expect((await db.cachedQuery!(read, [2])).rows).toEqual([{ id: 2, note: 'second', lines: 0 }]);
+  });
 });
