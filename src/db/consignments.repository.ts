@@ -126,10 +126,31 @@ function toDetails({ detail }: { detail: string }): ConsignmentDetails {
 /** A consignment with its history (in the order the status changes were applied; `occurred_at` is the carrier's own time) and its labels, in one statement. */
 export async function findConsignmentDetails(q: Queryable, key: ConsignmentKey): Promise<ConsignmentDetails | undefined> {
   const [where, params] = keyCondition(key);
-  const sql = asJsonText(`SELECT ${CONSIGNMENT_COLUMNS}, ${HISTORY_AND_LABELS_JSON} FROM consignments c WHERE ${where}`);
-  // Lookups are the most frequent request: answered from the read cache where the database keeps one.
-  const { rows } = await (q.cachedQuery ? q.cachedQuery<{ detail: string }>(sql, params) : q.query<{ detail: string }>(sql, params));
-  return rows[0] ? toDetails(rows[0]) : undefined;
+  let sql = detailSql.get(where);
+  if (!sql) detailSql.set(where, (sql = asJsonText(`SELECT ${CONSIGNMENT_COLUMNS}, ${HISTORY_AND_LABELS_JSON} FROM consignments c WHERE ${where}`)));
+  if (!q.cachedQuery) {
+    const { rows } = await q.query<{ detail: string }>(sql, params);
+    return rows[0] ? toDetails(rows[0]) : undefined;
+  }
+  // Lookups are the most frequent request: answered from the read cache where the database keeps one. A
+  // cached row is read once; its details are frozen, as the row is shared by every lookup it answers.
+  const [row] = (await q.cachedQuery<{ detail: string }>(sql, params)).rows;
+  if (!row) return undefined;
+  let details = detailsOfRow.get(row);
+  if (!details) detailsOfRow.set(row, (details = deepFreeze(toDetails(row))));
+  return details;
+}
+
+/** The detail lookup's SQL by its condition, made once (a text known by identity is found faster in maps). */
+const detailSql = new Map<string, string>();
+const detailsOfRow = new WeakMap<object, ConsignmentDetails>();
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }
 
 /** `%`, `_` and `\` taken literally in a LIKE pattern. */

@@ -303,6 +303,17 @@ class ReadCache {
     private readonly changes: TableChanges,
     private readonly size: number,
   ) {}
+  private readonly texts = new Map<string, number>();
+  private textsNumbered = 0;
+  /** A short number for a SQL text, for keys (a text of kilobytes would be copied and hashed in each); never reused. */
+  textNo(sql: string): number {
+    let no = this.texts.get(sql);
+    if (no === undefined) {
+      if (this.texts.size >= 1000) this.texts.clear(); // texts made from varying input: numbered anew
+      this.texts.set(sql, (no = ++this.textsNumbered));
+    }
+    return no;
+  }
   get(key: string): unknown[] | undefined {
     const entry = this.entries.get(key);
     this.entries.delete(key);
@@ -377,7 +388,7 @@ export async function startPgliteThread(options: PgliteThreadOptions) {
     }),
     /** A read (outside any transaction) answered from the read cache when nothing it reads has changed since. */
     cachedQuery: async <T>(sql: string, params: unknown[] = []): Promise<{ rows: T[] }> => {
-      const key = JSON.stringify([sql, params]);
+      const key = `${cache.textNo(sql)} ${JSON.stringify(params)}`;
       const hit = cache.get(key);
       if (hit) return { rows: hit as T[] };
       const since = changes.count;
