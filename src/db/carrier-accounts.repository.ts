@@ -1,4 +1,5 @@
 import type { Queryable } from './database';
+import { selectPage } from './paging';
 
 /** A carrier account as stored, without its sealed credentials (those are read only by `findSealedCredentials`). */
 export interface CarrierAccountRecord {
@@ -88,15 +89,12 @@ export async function listCarrierAccounts(
   customerId: number,
   page: { limit: number; offset: number },
 ): Promise<{ rows: CarrierAccountRecord[]; total: number }> {
-  const [list, count] = await Promise.all([
-    q.query<Row>(`SELECT ${COLUMNS} FROM carrier_accounts WHERE customer_id = $1 AND deleted_at IS NULL ORDER BY provider_id LIMIT $2 OFFSET $3`, [
-      customerId,
-      page.limit,
-      page.offset,
-    ]),
-    q.query<{ n: number }>('SELECT count(*)::int AS n FROM carrier_accounts WHERE customer_id = $1 AND deleted_at IS NULL', [customerId]),
-  ]);
-  return { rows: list.rows.map(toRecord), total: Number(count.rows[0].n) };
+  const { rows, total } = await selectPage<Row>(
+    q,
+    { columns: COLUMNS, from: 'carrier_accounts WHERE customer_id = $1 AND deleted_at IS NULL', order: 'provider_id', params: [customerId] },
+    page,
+  );
+  return { rows: rows.map(toRecord), total };
 }
 
 /** Replaces the account's fields; `credentials` absent keeps the stored ones. */

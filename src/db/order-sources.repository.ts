@@ -1,6 +1,7 @@
 import type { Issue } from '../domain/errors';
 import type { OrderEventAction, OrderEventState, OrderSourceDefaults, OrderPlatform } from '../domain/order-source';
 import type { Queryable } from './database';
+import { selectPage } from './paging';
 
 /** An order source as stored, without its sealed secret (read only by `findSourceForDelivery`). */
 export interface OrderSourceRecord {
@@ -97,15 +98,12 @@ export async function listOrderSources(
   customerId: number,
   page: { limit: number; offset: number },
 ): Promise<{ rows: OrderSourceRecord[]; total: number }> {
-  const [list, count] = await Promise.all([
-    q.query<SourceRow>(`SELECT ${SOURCE_COLUMNS} FROM order_sources WHERE customer_id = $1 AND deleted_at IS NULL ORDER BY created_at, id LIMIT $2 OFFSET $3`, [
-      customerId,
-      page.limit,
-      page.offset,
-    ]),
-    q.query<{ n: number }>('SELECT count(*)::int AS n FROM order_sources WHERE customer_id = $1 AND deleted_at IS NULL', [customerId]),
-  ]);
-  return { rows: list.rows.map(toSource), total: Number(count.rows[0].n) };
+  const { rows, total } = await selectPage<SourceRow>(
+    q,
+    { columns: SOURCE_COLUMNS, from: 'order_sources WHERE customer_id = $1 AND deleted_at IS NULL', order: 'created_at, id', params: [customerId] },
+    page,
+  );
+  return { rows: rows.map(toSource), total };
 }
 
 /** Replaces the source's fields; `secret` absent keeps the stored one. The platform is fixed at creation. */
@@ -229,15 +227,12 @@ export async function listOrderEvents(
   sourceId: string,
   page: { limit: number; offset: number },
 ): Promise<{ rows: OrderEventRecord[]; total: number }> {
-  const [list, count] = await Promise.all([
-    q.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM order_events WHERE source_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`, [
-      sourceId,
-      page.limit,
-      page.offset,
-    ]),
-    q.query<{ n: number }>('SELECT count(*)::int AS n FROM order_events WHERE source_id = $1', [sourceId]),
-  ]);
-  return { rows: list.rows.map(toEvent), total: Number(count.rows[0].n) };
+  const { rows, total } = await selectPage<EventRow>(
+    q,
+    { columns: EVENT_COLUMNS, from: 'order_events WHERE source_id = $1', order: 'id DESC', params: [sourceId] },
+    page,
+  );
+  return { rows: rows.map(toEvent), total };
 }
 
 /**

@@ -1,0 +1,22 @@
+import type { Queryable } from './database';
+
+/**
+ * A page of rows and the number of rows there are: `from` is the table and its WHERE clause with `$1…$n` for
+ * `params` (counted as it is), `order` the page's ORDER BY; LIMIT and OFFSET follow the params.
+ */
+export async function selectPage<Row>(
+  q: Queryable,
+  query: { columns: string; from: string; order: string; params: unknown[] },
+  page: { limit: number; offset: number },
+): Promise<{ rows: Row[]; total: number }> {
+  const n = query.params.length;
+  const [list, count] = await Promise.all([
+    q.query<Row>(`SELECT ${query.columns} FROM ${query.from} ORDER BY ${query.order} LIMIT $${n + 1} OFFSET $${n + 2}`, [
+      ...query.params,
+      page.limit,
+      page.offset,
+    ]),
+    q.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${query.from}`, query.params),
+  ]);
+  return { rows: list.rows, total: Number(count.rows[0].n) };
+}
