@@ -483,6 +483,13 @@ describe('ConsignmentApiCarrier', () => {
     const COST = { providerId: PROVIDER_ID, baseCost: 0, currency: 'TRY', transitDays: 0, serviceName: 'Our shipping service (ORDER-1)' };
     const calls = () => remote.requests.map((r) => `${r.method} ${r.path}`);
     const LABEL_DOWNLOAD = /^GET \/api\/v1\/labels\/\d+\/RMT9001\.pdf$/;
+    /** The calls of a booking that finds its consignment already processed: create (replayed or not), process, then details and the label. */
+    const RECOVERED_BY_DETAILS = [
+      'POST /api/v1/consignments/draft',
+      'POST /api/v1/consignments/draft/9001/start-process',
+      'GET /api/v1/consignments/9001/details',
+      expect.stringMatching(LABEL_DOWNLOAD),
+    ];
 
     it('creates the draft at the remote with an idempotency key straight away, processes it and returns its barcode, id and label', async () => {
       const booking = await carrier().book(request());
@@ -542,12 +549,7 @@ describe('ConsignmentApiCarrier', () => {
       const second = await c.book(request());
 
       expect(remote.consignments.size).toBe(1);
-      expect(calls()).toEqual([
-        'POST /api/v1/consignments/draft',
-        'POST /api/v1/consignments/draft/9001/start-process',
-        'GET /api/v1/consignments/9001/details',
-        expect.stringMatching(LABEL_DOWNLOAD),
-      ]);
+      expect(calls()).toEqual(RECOVERED_BY_DETAILS);
       const [create] = remote.sent('POST /api/v1/consignments/draft');
       expect(create.headers['idempotency-key']).toBe(KEY);
       expect(create.replayed).toBe(true);
@@ -585,12 +587,7 @@ describe('ConsignmentApiCarrier', () => {
       remote.requests.length = 0;
       const booking = await c.book(request());
       expect(remote.consignments.size).toBe(1);
-      expect(calls()).toEqual([
-        'POST /api/v1/consignments/draft',
-        'POST /api/v1/consignments/draft/9001/start-process',
-        'GET /api/v1/consignments/9001/details',
-        expect.stringMatching(LABEL_DOWNLOAD),
-      ]);
+      expect(calls()).toEqual(RECOVERED_BY_DETAILS);
       expect(remote.sent('POST /api/v1/consignments/draft')[0].replayed).toBe(true);
       expect(booking.trackingCode).toBe('RMT9001');
       expect(booking.carrierReference).toBe('9001');
@@ -678,12 +675,7 @@ describe('ConsignmentApiCarrier', () => {
       remote.processAnswersConflict = true;
       const booking = await carrier().book(request());
       expect(remote.consignments.size).toBe(1);
-      expect(calls()).toEqual([
-        'POST /api/v1/consignments/draft',
-        'POST /api/v1/consignments/draft/9001/start-process',
-        'GET /api/v1/consignments/9001/details',
-        expect.stringMatching(LABEL_DOWNLOAD),
-      ]);
+      expect(calls()).toEqual(RECOVERED_BY_DETAILS);
       expect(booking.trackingCode).toBe('RMT9001');
       expect(booking.label!.content.equals(remote.consignments.get(9001)!.label!.pdf)).toBe(true);
       expect(booking.cost).toEqual(COST);
