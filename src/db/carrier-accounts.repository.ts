@@ -1,5 +1,5 @@
 import type { Queryable } from './database';
-import { selectPage } from './paging';
+import { selectPage, type Counted, type PageWindow } from './paging';
 
 /** A carrier account as stored, without its sealed credentials (those are read only by `findSealedCredentials`). */
 export interface CarrierAccountRecord {
@@ -84,17 +84,13 @@ export async function findCarrierAccount(q: Queryable, customerId: number, provi
   return rows[0] && toRecord(rows[0]);
 }
 
-export async function listCarrierAccounts(
-  q: Queryable,
-  customerId: number,
-  page: { limit: number; offset: number },
-): Promise<{ rows: CarrierAccountRecord[]; total: number }> {
-  const { rows, total } = await selectPage<Row>(
+export async function listCarrierAccounts(q: Queryable, customerId: number, page: PageWindow): Promise<Counted<CarrierAccountRecord>> {
+  return selectPage(
     q,
     { columns: COLUMNS, from: 'carrier_accounts WHERE customer_id = $1 AND deleted_at IS NULL', order: 'provider_id', params: [customerId] },
     page,
+    toRecord,
   );
-  return { rows: rows.map(toRecord), total };
 }
 
 /** Replaces the account's fields; `credentials` absent keeps the stored ones. */

@@ -1,7 +1,7 @@
 import type { Issue } from '../domain/errors';
 import type { OrderEventAction, OrderEventState, OrderSourceDefaults, OrderPlatform } from '../domain/order-source';
 import type { Queryable } from './database';
-import { selectPage } from './paging';
+import { selectPage, type Counted, type PageWindow } from './paging';
 
 /** An order source as stored, without its sealed secret (read only by `findSourceForDelivery`). */
 export interface OrderSourceRecord {
@@ -93,17 +93,13 @@ export async function findOrderSourceById(q: Queryable, id: string): Promise<Ord
   return rows[0] && toSource(rows[0]);
 }
 
-export async function listOrderSources(
-  q: Queryable,
-  customerId: number,
-  page: { limit: number; offset: number },
-): Promise<{ rows: OrderSourceRecord[]; total: number }> {
-  const { rows, total } = await selectPage<SourceRow>(
+export async function listOrderSources(q: Queryable, customerId: number, page: PageWindow): Promise<Counted<OrderSourceRecord>> {
+  return selectPage(
     q,
     { columns: SOURCE_COLUMNS, from: 'order_sources WHERE customer_id = $1 AND deleted_at IS NULL', order: 'created_at, id', params: [customerId] },
     page,
+    toSource,
   );
-  return { rows: rows.map(toSource), total };
 }
 
 /** Replaces the source's fields; `secret` absent keeps the stored one. The platform is fixed at creation. */
@@ -222,17 +218,8 @@ export async function findOrderEvent(q: Queryable, id: number): Promise<(OrderEv
 }
 
 /** A page of a source's events, newest first, and their number. */
-export async function listOrderEvents(
-  q: Queryable,
-  sourceId: string,
-  page: { limit: number; offset: number },
-): Promise<{ rows: OrderEventRecord[]; total: number }> {
-  const { rows, total } = await selectPage<EventRow>(
-    q,
-    { columns: EVENT_COLUMNS, from: 'order_events WHERE source_id = $1', order: 'id DESC', params: [sourceId] },
-    page,
-  );
-  return { rows: rows.map(toEvent), total };
+export async function listOrderEvents(q: Queryable, sourceId: string, page: PageWindow): Promise<Counted<OrderEventRecord>> {
+  return selectPage(q, { columns: EVENT_COLUMNS, from: 'order_events WHERE source_id = $1', order: 'id DESC', params: [sourceId] }, page, toEvent);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Queryable } from './database';
-import { selectPage } from './paging';
+import { selectPage, type Counted } from './paging';
 import type { SecurityHeader, WebhookInput } from '../domain/webhook';
 
 /** A stored webhook, columns as named in the API's vocabulary (the mapper picks what a response shows). */
@@ -35,10 +35,7 @@ export interface DeliveryAttempt {
   responseBody: string | null;
 }
 
-export interface Page<T> {
-  rows: T[];
-  total: number;
-}
+export type Page<T> = Counted<T>;
 
 const iso = (v: unknown): string | null => (v === null || v === undefined ? null : new Date(v as string).toISOString());
 
@@ -104,12 +101,12 @@ export async function findWebhookById(q: Queryable, id: number): Promise<Webhook
 
 /** Oldest first, so pages stay stable while webhooks are added. */
 export async function listWebhooks(q: Queryable, customerId: number, page: { page: number; limit: number }): Promise<Page<WebhookRecord>> {
-  const { rows, total } = await selectPage<Row>(
+  return selectPage(
     q,
     { columns: COLUMNS, from: 'webhooks WHERE customer_id = $1', order: 'id', params: [customerId] },
     { limit: page.limit, offset: (page.page - 1) * page.limit },
+    toRecord,
   );
-  return { rows: rows.map(toRecord), total };
 }
 
 const UPDATABLE: Record<keyof WebhookInput, string> = {
@@ -191,7 +188,7 @@ export async function lastAttempt(q: Queryable, webhookId: number, eventId: stri
 /** Attempts, newest first; optionally of one event. */
 export async function listDeliveries(q: Queryable, webhookId: number, page: { page: number; limit: number; eventId?: string }): Promise<Page<DeliveryAttempt>> {
   const filter = page.eventId ? 'AND event_id::text = $2' : 'AND $2::text IS NULL';
-  const list = await selectPage<Row>(
+  return selectPage(
     q,
     {
       columns: 'event_id, attempt, redelivery, attempted_at, http_status, latency_ms, success, error, response_body',
@@ -200,9 +197,7 @@ export async function listDeliveries(q: Queryable, webhookId: number, page: { pa
       params: [webhookId, page.eventId ?? null],
     },
     { limit: page.limit, offset: (page.page - 1) * page.limit },
-  );
-  return {
-    rows: list.rows.map((r) => ({
+    (r: Row) => ({
       eventId: r.event_id as string,
       attempt: Number(r.attempt),
       redelivery: r.redelivery as boolean,
@@ -212,7 +207,6 @@ export async function listDeliveries(q: Queryable, webhookId: number, page: { pa
       success: r.success as boolean,
       error: (r.error as string | null) ?? null,
       responseBody: (r.response_body as string | null) ?? null,
-    })),
-    total: list.total,
-  };
+    }),
+  );
 }
