@@ -190,16 +190,7 @@ const RECEIVER_CLAIM_SECONDS = 30;
  */
 export async function insertOrderEvent(
   q: Queryable,
-  e: {
-    sourceId: string;
-    dedupKey: string;
-    topic: string;
-    action: OrderEventAction;
-    orderId: string | null;
-    orderNo: string | null;
-    payload: string;
-    triggeredAt: string | null;
-  },
+  e: Pick<OrderEventRecord, 'sourceId' | 'dedupKey' | 'topic' | 'action' | 'orderId' | 'orderNo' | 'triggeredAt'> & { payload: string },
 ): Promise<{ event: OrderEventRecord; created: boolean }> {
   const { rows } = await q.query<EventRow>(
     `INSERT INTO order_events (source_id, dedup_key, topic, action, order_id, order_no, payload, triggered_at, claimed_until)
