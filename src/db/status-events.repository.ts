@@ -24,6 +24,22 @@ export interface StatusChange {
   occurredAt: Date;
 }
 
+/** Puts an event in the outbox once: a retried append with the same stable event id changes nothing. */
+async function insertEvent(
+  tx: Queryable,
+  of: { consignmentId: number; customerId: number },
+  payload: StatusEventPayload | DeletedEventPayload,
+): Promise<string> {
+  await tx.query(`INSERT INTO consignment_events (id, consignment_id, customer_id, event, payload) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`, [
+    payload.id,
+    of.consignmentId,
+    of.customerId,
+    payload.event,
+    JSON.stringify(payload),
+  ]);
+  return payload.id;
+}
+
 /**
  * Appends the status change to the outbox in the caller's transaction (the webhooks work delivers it).
  * The body is the webhook payload (docs/webhooks.md); idempotent on the stable event id.
@@ -47,14 +63,7 @@ export async function appendStatusEvent(tx: Queryable, change: StatusChange): Pr
       occurred_at: change.occurredAt.toISOString(),
     },
   };
-  await tx.query(`INSERT INTO consignment_events (id, consignment_id, customer_id, event, payload) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`, [
-    id,
-    change.consignmentId,
-    change.customerId,
-    STATUS_UPDATED_EVENT,
-    JSON.stringify(payload),
-  ]);
-  return id;
+  return insertEvent(tx, change, payload);
 }
 
 /** Appends a draft's deletion to the outbox, in the transaction that deletes it (events outlive their consignment). */
@@ -75,14 +84,7 @@ export async function appendDeletedEvent(
       deleted_at: new Date().toISOString(),
     },
   };
-  await tx.query(`INSERT INTO consignment_events (id, consignment_id, customer_id, event, payload) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`, [
-    id,
-    draft.consignmentId,
-    draft.customerId,
-    DELETED_EVENT,
-    JSON.stringify(payload),
-  ]);
-  return id;
+  return insertEvent(tx, draft, payload);
 }
 
 /** The event has been queued for every subscriber. */
