@@ -70,6 +70,15 @@ interface Fault {
   times?: number;
 }
 
+/** The remote's rate limit refusing `method path`: 429, with `Retry-After` (seconds) when given. */
+const rateLimited = (method: string, path: RegExp, retryAfter?: string): Fault => ({
+  method,
+  path,
+  status: 429,
+  ...(retryAfter !== undefined && { headers: { 'retry-after': retryAfter } }),
+  body: { status: false, errors: [{ message: 'Rate limit exceeded.' }] },
+});
+
 const STATUS_NAMES: Record<number, string> = {
   24: 'NEW_DRAFT',
   2: 'LABEL_CREATED',
@@ -816,13 +825,7 @@ describe('ConsignmentApiCarrier', () => {
       });
 
       it('429 with Retry-After: 7 on the create → CarrierBusyError retrying in 7 s', async () => {
-        remote.faults.push({
-          method: 'POST',
-          path: CREATE,
-          status: 429,
-          headers: { 'retry-after': '7' },
-          body: { status: false, errors: [{ message: 'Rate limit exceeded.' }] },
-        });
+        remote.faults.push(rateLimited('POST', CREATE, '7'));
         const error = await failure(carrier().book(request()));
         expect(error).toBeInstanceOf(CarrierBusyError);
         expect((error as CarrierBusyError).retryAfterMs).toBe(7_000);
@@ -832,7 +835,7 @@ describe('ConsignmentApiCarrier', () => {
       });
 
       it('429 without Retry-After on the create → CarrierBusyError with a default delay', async () => {
-        remote.faults.push({ method: 'POST', path: CREATE, status: 429, body: { status: false, errors: [{ message: 'Rate limit exceeded.' }] } });
+        remote.faults.push(rateLimited('POST', CREATE));
         const error = await failure(carrier().book(request()));
         expect(error).toBeInstanceOf(CarrierBusyError);
         expect((error as CarrierBusyError).retryAfterMs).toBeGreaterThanOrEqual(1_000);
@@ -841,13 +844,7 @@ describe('ConsignmentApiCarrier', () => {
 
       it('429 on the lookup by reference of a recovery → CarrierBusyError', async () => {
         remote.seed({ reference_no: 'ORDER-1', status: 2 });
-        remote.faults.push({
-          method: 'GET',
-          path: /find\/reference_no/,
-          status: 429,
-          headers: { 'retry-after': '3' },
-          body: { status: false, errors: [{ message: 'Rate limit exceeded.' }] },
-        });
+        remote.faults.push(rateLimited('GET', /find\/reference_no/, '3'));
         const error = await failure(carrier().book(request()));
         expect(error).toBeInstanceOf(CarrierBusyError);
         expect((error as CarrierBusyError).retryAfterMs).toBe(3_000);
