@@ -997,19 +997,17 @@ describe('ConsignmentApiCarrier', () => {
 
   describe('track', () => {
     const shipment = (id: number) => ({ bookingKey: 'k', trackingCode: 'RMT', carrierReference: String(id) });
+    /** A remote consignment ORDER-1 in `status` with its status `history`. */
+    const tracked = (status: number, history: HistoryEntry[]) => remote.seed({ reference_no: 'ORDER-1', status, history });
 
     it("turns the remote's status history into tracking events, leaving out statuses that have none", async () => {
-      const c = remote.seed({
-        reference_no: 'ORDER-1',
-        status: 7,
-        history: [
-          entry(24, '2025-03-14 08:00:00'),
-          entry(2, '2025-03-14 09:00:00'),
-          entry(4, '2025-03-14 10:15:00', { location: 'İstanbul hub', message: 'Picked up' }),
-          entry(5, '2025-03-15 01:02:03', { location: 'Ankara' }),
-          entry(7, '2025-03-15 23:59:59', { message: 'Signed by G. Hopper' }),
-        ],
-      });
+      const c = tracked(7, [
+        entry(24, '2025-03-14 08:00:00'),
+        entry(2, '2025-03-14 09:00:00'),
+        entry(4, '2025-03-14 10:15:00', { location: 'İstanbul hub', message: 'Picked up' }),
+        entry(5, '2025-03-15 01:02:03', { location: 'Ankara' }),
+        entry(7, '2025-03-15 23:59:59', { message: 'Signed by G. Hopper' }),
+      ]);
       const events = await carrier().track(shipment(c.id));
       expect(events).toEqual([
         {
@@ -1038,15 +1036,11 @@ describe('ConsignmentApiCarrier', () => {
     });
 
     it("maps remote status numbers by the settings' status_map before names", async () => {
-      const c = remote.seed({
-        reference_no: 'ORDER-1',
-        status: 77,
-        history: [
-          entry(24, '2025-03-14 08:00:00'),
-          entry(77, '2025-03-16 12:00:00', { status_name: 'FOO' }),
-          entry(78, '2025-03-16 13:00:00', { status_name: 'BAR' }),
-        ],
-      });
+      const c = tracked(77, [
+        entry(24, '2025-03-14 08:00:00'),
+        entry(77, '2025-03-16 12:00:00', { status_name: 'FOO' }),
+        entry(78, '2025-03-16 13:00:00', { status_name: 'BAR' }),
+      ]);
       const mapped = await carrier({ settings: { provider_id: 1, status_map: { '77': 7 } } }).track(shipment(c.id));
       expect(mapped).toEqual([
         {
@@ -1062,7 +1056,7 @@ describe('ConsignmentApiCarrier', () => {
     });
 
     it('uses the clock for a history entry without a usable time', async () => {
-      const c = remote.seed({ reference_no: 'ORDER-1', status: 5, history: [entry(5, '15/03/2025 01:02')] });
+      const c = tracked(5, [entry(5, '15/03/2025 01:02')]);
       const [event] = await carrier().track(shipment(c.id));
       expect(event.event).toBe('IN_TRANSIT');
       expect(event.occurredAt).toEqual(NOW);
