@@ -48,6 +48,8 @@ import {
   type BareRate,
   type HttpLoadResult,
   positiveInt,
+  BENCH_DATABASE_URL,
+  benchDatabases,
 } from './support';
 
 const TARGET_PER_SEC = 250;
@@ -56,12 +58,8 @@ const N = positiveInt('DRAFTS_N', 2000);
 const C = positiveInt('DRAFTS_CONCURRENCY', 50);
 const WARMUP = positiveInt('DRAFTS_WARMUP', 50);
 const PG_POOL = positiveInt('BENCH_PG_POOL', 20);
-const DATABASE_URL = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test';
-const DBS = (process.env.BENCH_DBS || 'pglite,postgres')
-  .split(',')
-  .map((s) => s.trim())
-  .filter(Boolean);
-for (const kind of DBS) if (kind !== 'pglite' && kind !== 'postgres') throw new Error(`BENCH_DBS: unknown database "${kind}" (pglite, postgres)`);
+const DATABASE_URL = BENCH_DATABASE_URL;
+const DBS = benchDatabases();
 const RUN_ID = randomBytes(3).toString('hex');
 const LOAD_AT_START = loadavg()[0];
 

@@ -47,7 +47,9 @@ import {
   type CpuSources,
   type ScratchDatabase,
   positiveInt,
+  BENCH_DATABASE_URL,
 } from './support';
+import { TR_FIRST_NAMES, TR_LAST_NAMES, TR_PLACES, TR_STREETS } from './people';
 
 const N = positiveInt('IMPORT_N', 10_000);
 const PROCESS_N = positiveInt('IMPORT_PROCESS_N', N);
@@ -55,7 +57,7 @@ const ONE_BY_ONE_C = positiveInt('ONE_BY_ONE_CONCURRENCY', 16);
 const BARE_C = positiveInt('BARE_CONCURRENCY', 64);
 const DB_KIND = (process.env.BENCH_DB || 'postgres') as 'postgres' | 'pglite';
 if (DB_KIND !== 'postgres' && DB_KIND !== 'pglite') throw new Error('BENCH_DB must be postgres or pglite');
-const DATABASE_URL = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test';
+const DATABASE_URL = BENCH_DATABASE_URL;
 const PHASES = new Set((process.env.BENCH_PHASES || 'bare,one-by-one,import,import-process').split(',').map((s) => s.trim()));
 const MEMORY_ROWS = positiveInt('IMPORT_MEMORY_ROWS', 100_000);
 const RUN_ID = randomBytes(3).toString('hex');
@@ -67,17 +69,10 @@ const HEADER =
   'Name,Email,Financial Status,Paid at,Fulfillment Status,Fulfilled at,Accepts Marketing,Currency,Subtotal,Shipping,Taxes,Total,Discount Code,Discount Amount,Shipping Method,Created at,Lineitem quantity,Lineitem name,Lineitem price,Lineitem compare at price,Lineitem sku,Lineitem requires shipping,Lineitem taxable,Lineitem fulfillment status,Billing Name,Billing Street,Billing Address1,Billing Address2,Billing Company,Billing City,Billing Zip,Billing Province,Billing Country,Billing Phone,Shipping Name,Shipping Street,Shipping Address1,Shipping Address2,Shipping Company,Shipping City,Shipping Zip,Shipping Province,Shipping Country,Shipping Phone,Notes,Note Attributes,Cancelled at,Payment Method,Payment Reference,Refunded Amount,Vendor,Id,Tags,Risk Level,Source,Lineitem discount,Tax 1 Name,Tax 1 Value,Tax 2 Name,Tax 2 Value,Tax 3 Name,Tax 3 Value,Tax 4 Name,Tax 4 Value,Tax 5 Name,Tax 5 Value,Phone,Receipt Number,Duties,Billing Province Name,Shipping Province Name,Payment ID,Payment Terms Name,Next Payment Due At,Payment References'.split(
     ',',
   );
-const FIRST = ['Ayşe', 'Mehmet', 'Şükrü', 'İbrahim', 'Gülşen', 'Çağrı', 'Öznur', 'Ümit', 'Ilgın', 'Doğan', 'Zeynep', 'Emre'];
-const LAST = ['Yılmaz', 'Kaya', 'Demir', 'Şahin', 'Çelik', 'Yıldız', 'Öztürk', 'Aydın', 'Arslan', 'Doğan', 'Koç', 'Kılıç'];
-const STREETS = ['Atatürk Cd.', 'Bağdat Cd.', 'İnönü Sk.', 'Gül Sk.', 'Çiçek Sk.', 'Şehit Er Sk.', 'Cumhuriyet Blv.', 'Menekşe Sk.'];
-const PLACES: [district: string, city: string, zip: string, province: string][] = [
-  ['Kadıköy', 'İstanbul', '34710', 'TR-34'],
-  ['Çankaya', 'Ankara', '06690', 'TR-06'],
-  ['Konak', 'İzmir', '35250', 'TR-35'],
-  ['Muratpaşa', 'Antalya', '07100', 'TR-07'],
-  ['Osmangazi', 'Bursa', '16010', 'TR-16'],
-  ['Tepebaşı', 'Eskişehir', '26010', 'TR-26'],
-];
+const FIRST = [...TR_FIRST_NAMES, 'Zeynep', 'Emre'];
+const LAST = [...TR_LAST_NAMES, 'Koç', 'Kılıç'];
+const STREETS = [...TR_STREETS, 'Menekşe Sk.'];
+const PLACES = [...TR_PLACES, ['Tepebaşı', 'Eskişehir', '26010', 'TR-26'] as const];
 const GOODS: [name: string, sku: string, price: string][] = [
   ['Pamuklu tişört - Beyaz / M', 'TS-001-M', '149.90'],
   ['El yapımı seramik kupa', 'SK-02', '89.50'],

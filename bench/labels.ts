@@ -18,6 +18,7 @@ import type { LabelData, LabelParty } from '../src/labels/label.types';
 import { cityLine, countryLine, formatLabelDate, formatQuantity } from '../src/labels/label-text';
 import { PAGE_HEIGHT, PAGE_WIDTH, renderPdfLabel } from '../src/labels/pdf-label';
 import { renderZplLabel } from '../src/labels/zpl-label';
+import { TR_FIRST_NAMES, TR_LAST_NAMES, TR_PLACES, TR_STREETS } from './people';
 
 const N = Number(process.env.LABELS_N ?? 300);
 if (!Number.isInteger(N) || N < 1) throw new Error(`LABELS_N must be a positive integer, got ${process.env.LABELS_N}`);
@@ -25,15 +26,11 @@ const ROUND = Math.min(50, N);
 const WARMUP = Math.min(20, N);
 
 // Varied but deterministic data, so per-process caches see realistic (not identical) labels.
-const FIRST = ['Ayşe', 'Mehmet', 'Şükrü', 'İbrahim', 'Gülşen', 'Çağrı', 'Öznur', 'Ümit', 'Ilgın', 'Doğan', 'Hans', 'Marie'];
-const LAST = ['Yılmaz', 'Kaya', 'Demir', 'Şahin', 'Çelik', 'Yıldız', 'Öztürk', 'Aydın', 'Arslan', 'Doğan', 'Müller', 'Dupont'];
-const STREETS = ['Atatürk Cd.', 'Bağdat Cd.', 'İnönü Sk.', 'Gül Sk.', 'Çiçek Sk.', 'Şehit Er Sk.', 'Cumhuriyet Blv.', 'Hauptstraße', 'Rue de la Paix'];
+const FIRST = [...TR_FIRST_NAMES, 'Hans', 'Marie'];
+const LAST = [...TR_LAST_NAMES, 'Müller', 'Dupont'];
+const STREETS = [...TR_STREETS, 'Hauptstraße', 'Rue de la Paix'];
 const PLACES: Array<[string, string, string, string]> = [
-  ['Kadıköy', 'İstanbul', '34710', 'TR'],
-  ['Çankaya', 'Ankara', '06690', 'TR'],
-  ['Konak', 'İzmir', '35250', 'TR'],
-  ['Muratpaşa', 'Antalya', '07100', 'TR'],
-  ['Osmangazi', 'Bursa', '16010', 'TR'],
+  ...TR_PLACES.map(([district, city, zip]): [string, string, string, string] => [district, city, zip, 'TR']),
   ['Berlin', 'Berlin', '10115', 'DE'],
   ['Paris', 'Île-de-France', '75002', 'FR'],
 ];

@@ -39,13 +39,15 @@ import {
   startFileEngine,
   summarize,
   shippingDraftBody,
+  BENCH_DATABASE_URL,
+  benchDatabases,
 } from './support';
 
 const N = Number(process.env.SHIP_N ?? 400);
 const C = Number(process.env.SHIP_CONCURRENCY ?? 10);
 const WARMUP = Number(process.env.SHIP_WARMUP ?? 20);
-const DATABASE_URL = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test';
-const DBS = (process.env.BENCH_DBS || 'pglite,postgres').split(',').map((s) => s.trim()) as ('pglite' | 'postgres')[];
+const DATABASE_URL = BENCH_DATABASE_URL;
+const DBS = benchDatabases();
 const RUN_ID = randomBytes(3).toString('hex');
 const LOOKUP_N = Number(process.env.LOOKUP_N ?? 3000);
 const LOOKUP_C = Number(process.env.LOOKUP_CONCURRENCY ?? 50);

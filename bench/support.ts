@@ -49,6 +49,19 @@ export function summarize(values: readonly number[]): LatencySummary {
   };
 }
 
+/** The PostgreSQL server the benchmarks measure on (DATABASE_URL; the local test database by default). */
+export const BENCH_DATABASE_URL = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test';
+
+/** The databases a benchmark measures on: BENCH_DBS, a comma-separated list of pglite and postgres (both by default). */
+export function benchDatabases(): ('pglite' | 'postgres')[] {
+  const kinds = (process.env.BENCH_DBS || 'pglite,postgres')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const kind of kinds) if (kind !== 'pglite' && kind !== 'postgres') throw new Error(`BENCH_DBS: unknown database "${kind}" (pglite, postgres)`);
+  return kinds as ('pglite' | 'postgres')[];
+}
+
 /** A positive whole number from the environment variable `name`, else `fallback`; anything else stops the bench. */
 export function positiveInt(name: string, fallback: number): number {
   const raw = process.env[name];

@@ -42,7 +42,19 @@ import { createLogger, startRuntime, type Runtime } from '../src/runtime';
 import type { DevServer } from '../src/temporal/dev-server';
 import { createWebhookDeliveryStarter } from '../src/temporal/webhook-delivery.starter';
 import { WORKFLOWS_PATH } from '../src/temporal/worker';
-import { bareWorkflowRate, cpuMeter, findProcesses, fmt, openScratchDatabase, printTable, runBench, startFileEngine, summarize } from './support';
+import {
+  bareWorkflowRate,
+  cpuMeter,
+  findProcesses,
+  fmt,
+  openScratchDatabase,
+  printTable,
+  runBench,
+  startFileEngine,
+  summarize,
+  BENCH_DATABASE_URL,
+  benchDatabases,
+} from './support';
 
 const TARGET_PER_SEC = 300;
 const MODE = (process.env.BENCH_MODE || 'outbox').trim();
@@ -57,12 +69,8 @@ const CONSIGNMENTS = positiveInt('WEBHOOKS_CONSIGNMENTS', 100);
 const EVENTS_PER = positiveInt('WEBHOOKS_EVENTS_PER', 10);
 /** outbox mode: events per second in all, spread evenly; unset = as fast as they can be produced (a burst) */
 const RATE = process.env.WEBHOOKS_RATE ? positiveInt('WEBHOOKS_RATE', 1) : undefined;
-const DATABASE_URL = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/test';
-const DBS = (process.env.BENCH_DBS || 'pglite,postgres')
-  .split(',')
-  .map((s) => s.trim())
-  .filter(Boolean);
-for (const kind of DBS) if (kind !== 'pglite' && kind !== 'postgres') throw new Error(`BENCH_DBS: unknown database "${kind}" (pglite, postgres)`);
+const DATABASE_URL = BENCH_DATABASE_URL;
+const DBS = benchDatabases();
 const RUN_ID = randomBytes(3).toString('hex');
 
 interface Arrival {

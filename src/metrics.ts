@@ -13,14 +13,17 @@ export function createMetrics(sources: { outboxBacklog?: () => Promise<number>; 
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'consignflow_' });
   const registers = [registry];
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) => new Counter({ name, help, labelNames, registers });
+  const histogram = <L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]) =>
+    new Histogram({ name, help, labelNames, buckets, registers });
   // Stalls of this process: a timer due every EVENT_LOOP_TICK_MS observes how late it ran. Unlike the default
   // metrics' event-loop lag gauges, which each scrape resets, a histogram keeps every stall between scrapes.
-  const eventLoopDelay = new Histogram({
-    name: 'consignflow_event_loop_delay_seconds',
-    help: `How late a timer due every ${EVENT_LOOP_TICK_MS} ms ran: the event loop's stalls (garbage collection, synchronous work)`,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers,
-  });
+  const eventLoopDelay = histogram(
+    'consignflow_event_loop_delay_seconds',
+    `How late a timer due every ${EVENT_LOOP_TICK_MS} ms ran: the event loop's stalls (garbage collection, synchronous work)`,
+    [],
+    [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  );
   const readCacheCounted = new Map<string, number>();
   let due = performance.now() + EVENT_LOOP_TICK_MS;
   const ticker = setInterval(() => {
@@ -33,69 +36,41 @@ export function createMetrics(sources: { outboxBacklog?: () => Promise<number>; 
     eventLoopDelay,
     /** Stops the event-loop timer (the runtime that made these metrics, when it stops). */
     stop: () => clearInterval(ticker),
-    httpRequests: new Counter({
-      name: 'consignflow_http_requests_total',
-      help: 'HTTP requests answered, by route pattern, method and status',
-      labelNames: ['method', 'route', 'status'],
-      registers,
-    }),
-    httpDuration: new Histogram({
-      name: 'consignflow_http_request_duration_seconds',
-      help: 'Time to answer an HTTP request, by route pattern and method',
-      labelNames: ['method', 'route'],
-      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      registers,
-    }),
-    consignments: new Counter({
-      name: 'consignflow_consignments_total',
-      help: 'Consignments created, processed, cancelled and deleted',
-      labelNames: ['event'],
-      registers,
-    }),
-    statusTransitions: new Counter({
-      name: 'consignflow_status_transitions_total',
-      help: 'Consignment status changes written, by status name before and after',
-      labelNames: ['from', 'to'],
-      registers,
-    }),
-    trackingFailures: new Counter({
-      name: 'consignflow_tracking_failures_total',
-      help: 'Tracking polls that failed after their retries, by carrier kind and outcome (refused: the carrier said no; failed: no usable answer); polling goes on with backoff',
-      labelNames: ['carrier', 'outcome'],
-      registers,
-    }),
-    carrierCalls: new Counter({
-      name: 'consignflow_carrier_calls_total',
-      help: 'Calls to carriers, by carrier kind, operation and outcome (ok, refused, busy, error)',
-      labelNames: ['carrier', 'operation', 'outcome'],
-      registers,
-    }),
-    carrierDuration: new Histogram({
-      name: 'consignflow_carrier_call_duration_seconds',
-      help: 'Time a carrier call took, by carrier kind and operation',
-      labelNames: ['carrier', 'operation'],
-      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      registers,
-    }),
-    webhookDeliveries: new Counter({
-      name: 'consignflow_webhook_deliveries_total',
-      help: 'Webhook POSTs, by outcome (delivered, failed)',
-      labelNames: ['outcome'],
-      registers,
-    }),
-    importRows: new Counter({ name: 'consignflow_import_rows_total', help: 'CSV rows read by imports', registers }),
-    importOrders: new Counter({
-      name: 'consignflow_import_orders_total',
-      help: 'Import orders by the state they reached (created, processed, duplicate, invalid, failed)',
-      labelNames: ['state'],
-      registers,
-    }),
-    orderEvents: new Counter({
-      name: 'consignflow_order_events_total',
-      help: 'Order webhooks of order sources, by platform and outcome (received, redelivered, ignored, ping, rejected: bad signature, invalid: not an order; then drafted, processed, cancelled, duplicate, failed)',
-      labelNames: ['platform', 'outcome'],
-      registers,
-    }),
+    httpRequests: counter('consignflow_http_requests_total', 'HTTP requests answered, by route pattern, method and status', ['method', 'route', 'status']),
+    httpDuration: histogram(
+      'consignflow_http_request_duration_seconds',
+      'Time to answer an HTTP request, by route pattern and method',
+      ['method', 'route'],
+      [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    ),
+    consignments: counter('consignflow_consignments_total', 'Consignments created, processed, cancelled and deleted', ['event']),
+    statusTransitions: counter('consignflow_status_transitions_total', 'Consignment status changes written, by status name before and after', ['from', 'to']),
+    trackingFailures: counter(
+      'consignflow_tracking_failures_total',
+      'Tracking polls that failed after their retries, by carrier kind and outcome (refused: the carrier said no; failed: no usable answer); polling goes on with backoff',
+      ['carrier', 'outcome'],
+    ),
+    carrierCalls: counter('consignflow_carrier_calls_total', 'Calls to carriers, by carrier kind, operation and outcome (ok, refused, busy, error)', [
+      'carrier',
+      'operation',
+      'outcome',
+    ]),
+    carrierDuration: histogram(
+      'consignflow_carrier_call_duration_seconds',
+      'Time a carrier call took, by carrier kind and operation',
+      ['carrier', 'operation'],
+      [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    ),
+    webhookDeliveries: counter('consignflow_webhook_deliveries_total', 'Webhook POSTs, by outcome (delivered, failed)', ['outcome']),
+    importRows: counter('consignflow_import_rows_total', 'CSV rows read by imports', []),
+    importOrders: counter('consignflow_import_orders_total', 'Import orders by the state they reached (created, processed, duplicate, invalid, failed)', [
+      'state',
+    ]),
+    orderEvents: counter(
+      'consignflow_order_events_total',
+      'Order webhooks of order sources, by platform and outcome (received, redelivered, ignored, ping, rejected: bad signature, invalid: not an order; then drafted, processed, cancelled, duplicate, failed)',
+      ['platform', 'outcome'],
+    ),
     outboxBacklog: new Gauge({
       name: 'consignflow_outbox_backlog',
       help: 'Drafts waiting for the relay to start their workflow',

@@ -30,18 +30,13 @@ import {
 } from './consignment.messages';
 import { Lock } from './lock';
 import { SA } from './search-attributes';
+import { doublingRetry } from './retry';
 
 /** Read-model writes are short, local to the worker and idempotent: local activities, retried briefly. */
-const READ_MODEL_WRITES = {
-  startToCloseTimeout: '20 seconds',
-  retry: { initialInterval: '200 ms', backoffCoefficient: 2, maximumInterval: '5 seconds', maximumAttempts: 6 },
-} as const;
+const READ_MODEL_WRITES = { startToCloseTimeout: '20 seconds', retry: doublingRetry('200 ms', '5 seconds', 6) } as const;
 
 /** Carrier calls cross a network: regular activities, retried with backoff while the HTTP caller waits. */
-const CARRIER_CALLS = {
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '500 ms', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 5 },
-} as const;
+const CARRIER_CALLS = { startToCloseTimeout: '30 seconds', retry: doublingRetry('500 ms', '10 seconds', 5) } as const;
 
 /** A creation that never completes (its request died before the update reached us) ends the workflow. */
 const DEFAULT_CREATION_TIMEOUT_MS = 2 * 60 * 1000;
@@ -50,20 +45,14 @@ const DEFAULT_HISTORY_LIMIT = 2000;
 const DEFAULT_POLL_INTERVAL_MS = 15 * 60 * 1000;
 
 /** Handing a status event to webhook delivery must eventually happen, however long the outage. */
-const EVENT_PUBLISHING = {
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-} as const;
+const EVENT_PUBLISHING = { startToCloseTimeout: '30 seconds', retry: doublingRetry('1 second', '1 minute') } as const;
 
 /**
  * Asking a carrier for tracking events: a few quick retries for a blip. A poll that still fails, or that the
  * carrier refuses (credentials rotated, account closed), is recorded and asked again later with a growing
  * wait: tracking never ends the consignment's workflow, which stays operable (cancel, carrier events).
  */
-const CARRIER_TRACKING = {
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 3 },
-} as const;
+const CARRIER_TRACKING = { startToCloseTimeout: '30 seconds', retry: doublingRetry('1 second', '30 seconds', 3) } as const;
 /** The longest wait between polls while a carrier keeps failing. */
 const MAX_TRACKING_BACKOFF_MS = 6 * 60 * 60 * 1000;
 
@@ -85,7 +74,7 @@ function bookingWithin(waitMs: number, inProcess = false) {
   const options = {
     startToCloseTimeout: '30 seconds',
     scheduleToCloseTimeout: waitMs,
-    retry: { initialInterval: '500 ms', backoffCoefficient: 2, maximumInterval: waitMs > 10 * 60_000 ? '2 minutes' : '5 seconds' },
+    retry: doublingRetry('500 ms', waitMs > 10 * 60_000 ? '2 minutes' : '5 seconds'),
   } as const;
   return inProcess ? proxyLocalActivities<LifecycleActivities>(options) : proxyActivities<LifecycleActivities>(options);
 }

@@ -19,19 +19,17 @@ import {
   type ImportWorkflowInput,
   type ParsedPage,
 } from './import.messages';
+import { doublingRetry } from './retry';
 
 /** Bookkeeping writes: short, retried until the database answers. */
-const BOOKKEEPING = {
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-} as const;
+const BOOKKEEPING = { startToCloseTimeout: '1 minute', retry: doublingRetry('1 second', '1 minute') } as const;
 
 /** Parsing and creating run long and heartbeat: a killed worker's activity is retried elsewhere, from its last heartbeat. */
 const longRunning = (heartbeatTimeout: string) =>
   ({
     startToCloseTimeout: '15 minutes',
     heartbeatTimeout,
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+    retry: doublingRetry('1 second', '1 minute'),
   }) as const;
 
 const control = proxyActivities<ImportActivities>(BOOKKEEPING);

@@ -1,18 +1,13 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { OrderEventState } from '../src/domain/order-source';
 import type { OrderFeedActivities } from './activities';
+import { doublingRetry } from './retry';
 
 /** Read-model writes and draft creation: short, retried until the database answers. */
-const APPLY = {
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-} as const;
+const APPLY = { startToCloseTimeout: '1 minute', retry: doublingRetry('1 second', '1 minute') } as const;
 
 /** Processing waits for the carrier (IMPORT_CARRIER_WAIT_MS) inside the consignment's own workflow. */
-const PROCESS = {
-  startToCloseTimeout: '10 minutes',
-  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes' },
-} as const;
+const PROCESS = { startToCloseTimeout: '10 minutes', retry: doublingRetry('5 seconds', '5 minutes') } as const;
 
 const apply = proxyActivities<OrderFeedActivities>(APPLY);
 const processing = proxyActivities<OrderFeedActivities>(PROCESS);

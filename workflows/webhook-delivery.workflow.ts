@@ -19,12 +19,10 @@ import {
   type QueuedEvent,
   type WebhookDeliveryInput,
 } from './webhook-delivery.messages';
+import { doublingRetry } from './retry';
 
 /** Bookkeeping on our own database: local, short, retried briefly. */
-const BOOKKEEPING = {
-  startToCloseTimeout: '10 seconds',
-  retry: { initialInterval: '200 ms', backoffCoefficient: 2, maximumInterval: '5 seconds', maximumAttempts: 10 },
-} as const;
+const BOOKKEEPING = { startToCloseTimeout: '10 seconds', retry: doublingRetry('200 ms', '5 seconds', 10) } as const;
 
 /**
  * Delivery activities: each POST has connect 5 s + response 10 s at most; an activity that failed on its
@@ -35,7 +33,7 @@ function deliveryAttempts(policy: DeliveryPolicy): ActivityOptions {
   return {
     startToCloseTimeout: '30 seconds',
     scheduleToCloseTimeout: policy.windowMs,
-    retry: { initialInterval: policy.initialIntervalMs, backoffCoefficient: 2, maximumInterval: '1 hour' },
+    retry: doublingRetry(policy.initialIntervalMs, '1 hour'),
   };
 }
 

@@ -1,4 +1,3 @@
-import { AccountCarrier, type AccountCarrierOptions } from './account-carrier';
 import type { DraftInput, PartyInput } from '../domain/draft';
 import type { TrackingEventName } from '../domain/tracking';
 import type { OutboundResponse } from '../http/outbound';
@@ -11,11 +10,11 @@ import {
   type Carrier,
   type Quote,
   type ShipmentRef,
-  type ShipmentSpec,
   type TrackingEvent,
 } from './carrier';
 import { carrierCallFault, checkCarrierAnswer, RemoteUnavailableError } from './carrier-http';
-import { rateTableOf, rateTableQuote, type AccountRateSettings, type RateTable } from './rate-table';
+import type { AccountRateSettings } from './rate-table';
+import { RateTableCarrier, type RateTableCarrierOptions } from './rate-table-carrier';
 import { plateCode } from './turkish-provinces';
 
 /**
@@ -158,42 +157,24 @@ export function shipmentIdsInWebhook(body: unknown): string[] {
   return [...ids];
 }
 
-export interface KolayGelsinCarrierOptions extends AccountCarrierOptions<KolayGelsinCredentials, KolayGelsinSettings> {
-  /** spends one of the account's lookups (status queries), or throws CarrierBusyError */
-  lookupBudget?: () => Promise<void>;
-}
+export type KolayGelsinCarrierOptions = RateTableCarrierOptions<KolayGelsinCredentials, KolayGelsinSettings>;
 
-export class KolayGelsinCarrier extends AccountCarrier<KolayGelsinCredentials, KolayGelsinSettings> implements Carrier {
+export class KolayGelsinCarrier extends RateTableCarrier<KolayGelsinCredentials, KolayGelsinSettings> implements Carrier {
   readonly kind = 'kolay_gelsin';
   /** The contract cancels in transit too: delivery stops and the parcel returns to the sender. */
   readonly supportsCancelInTransit = true;
   /** Its webhook only wakes the consignment, which then asks by status query; the query also runs on the polling schedule. */
   readonly supportsPush = false;
-  readonly supportsQuotes: boolean;
-  private readonly rates?: RateTable;
-  declare protected readonly options: KolayGelsinCarrierOptions;
 
   constructor(options: KolayGelsinCarrierOptions) {
-    super(options, options.settings.base_url ?? KOLAY_GELSIN_TEST_URL);
-    this.rates = options.settings.rates && rateTableOf(options.settings.rates);
-    this.supportsQuotes = this.rates !== undefined;
-  }
-
-  /** From the account's rate table: domestic shipments up to its maximum; null otherwise. */
-  async quote(spec: ShipmentSpec): Promise<Quote | null> {
-    return rateTableQuote(this.rates, spec, {
-      providerId: this.id,
-      country: 'TR',
-      currency: this.options.settings.rates?.currency,
-      serviceName: 'Kolay Gelsin',
-    });
+    super(options, KOLAY_GELSIN_TEST_URL, 'Kolay Gelsin');
   }
 
   async book(req: BookingRequest): Promise<Booking> {
     if (req.shipment.fromCountry.toUpperCase() !== 'TR' || req.shipment.toCountry.toUpperCase() !== 'TR')
       throw new CarrierRefusedError(this.id, 'Kolay Gelsin carries within Turkey only');
     if (!req.draft.packages?.length) throw new CarrierRefusedError(this.id, 'Kolay Gelsin needs at least one package');
-    const cost = (await this.quote(req.shipment)) ?? { providerId: this.id, baseCost: 0, currency: 'TRY', transitDays: 1, serviceName: 'Kolay Gelsin' };
+    const cost = await this.costOf(req.shipment);
     // The create is not idempotent: the booking activity asks findBooking first whenever an earlier try may have booked.
     const recipient = await this.call<{ RecipientId?: number }>('SaveRecipient', recipientRequest(req.draft.consignee ?? {}, this.id));
     if (!recipient?.RecipientId) throw new CarrierRefusedError(this.id, 'Kolay Gelsin answered SaveRecipient without a RecipientId');
@@ -224,7 +205,7 @@ export class KolayGelsinCarrier extends AccountCarrier<KolayGelsinCredentials, K
     }
     const found = models.find((m) => m.CustomerTrackingId === this.sentKey(req) && m.ShipmentId !== undefined && m.ShipmentId !== null);
     if (!found) return { state: 'none' };
-    const cost = (await this.quote(req.shipment)) ?? { providerId: this.id, baseCost: 0, currency: 'TRY', transitDays: 1, serviceName: 'Kolay Gelsin' };
+    const cost = await this.costOf(req.shipment);
     return { state: 'found', booking: this.bookingOf(req, cost, String(found.ShipmentId)) };
   }
 

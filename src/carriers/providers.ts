@@ -1,17 +1,26 @@
 import { CarrierBusyError, CarrierRefusedError, type Carrier, type Quote, type QuoteParties, type ShipmentSpec } from './carrier';
 import { outboundFailureText } from './carrier-http';
 import { bestQuote, type Preference } from './registry';
-import { ConsignmentApiCarrier, type ConsignmentApiCredentials, type ConsignmentApiSettings } from './consignment-api';
-import { DhlExpressCarrier, type DhlExpressCredentials, type DhlExpressSettings } from './dhl-express';
-import { KolayGelsinCarrier, type KolayGelsinCredentials, type KolayGelsinSettings } from './kolay-gelsin';
-import { SendeoCarrier, type SendeoCredentials, type SendeoSettings } from './sendeo';
+import type { AccountCarrierOptions } from './account-carrier';
+import { ConsignmentApiCarrier, type LookupBudget } from './consignment-api';
+import { DhlExpressCarrier } from './dhl-express';
+import { KolayGelsinCarrier } from './kolay-gelsin';
+import { SendeoCarrier } from './sendeo';
 import { sealingContext, type CredentialsVault } from './credentials-vault';
 import type { CarrierRegistry } from './registry';
 import type { CarrierAccountRecord } from '../db/carrier-accounts.repository';
-import { CARRIER_ACCOUNT_STATUS } from '../domain/carrier-account';
+import { CARRIER_ACCOUNT_STATUS, type CarrierKind } from '../domain/carrier-account';
 import { DomainError, type Issue } from '../domain/errors';
 import { isStorableProviderId, providerIssue } from '../domain/providers';
 import type { OutboundHttp } from '../http/outbound';
+
+/** Each carrier kind's class, built from the account's identity, credentials, settings and lookup budget. */
+const ACCOUNT_CARRIERS: Record<CarrierKind, new (options: AccountCarrierOptions<never, never> & { lookupBudget: LookupBudget }) => Carrier> = {
+  consignment_api: ConsignmentApiCarrier,
+  dhl_express: DhlExpressCarrier,
+  sendeo: SendeoCarrier,
+  kolay_gelsin: KolayGelsinCarrier,
+};
 
 /** A provider as `GET /providers` and lookups show it. */
 export interface ProviderInfo {
@@ -138,37 +147,10 @@ export function createProviders(deps: ProvidersDeps) {
       if (!taken.allowed) throw new CarrierBusyError(providerId, taken.retryAfterMs, 'the account’s lookup budget for this window is spent');
     };
     const identity = { providerId, name: accountName(account), logoUrl: logoOf(providerId), http: deps.http };
-    let carrier: Carrier;
-    if (account.carrier === 'consignment_api') {
-      carrier = new ConsignmentApiCarrier({
-        ...identity,
-        credentials: credentials as unknown as ConsignmentApiCredentials,
-        settings: account.settings as ConsignmentApiSettings,
-        lookupBudget,
-      });
-    } else if (account.carrier === 'dhl_express') {
-      carrier = new DhlExpressCarrier({
-        ...identity,
-        credentials: credentials as unknown as DhlExpressCredentials,
-        settings: account.settings as DhlExpressSettings,
-      });
-    } else if (account.carrier === 'sendeo') {
-      carrier = new SendeoCarrier({
-        ...identity,
-        credentials: credentials as unknown as SendeoCredentials,
-        settings: account.settings as SendeoSettings,
-        lookupBudget,
-      });
-    } else if (account.carrier === 'kolay_gelsin') {
-      carrier = new KolayGelsinCarrier({
-        ...identity,
-        credentials: credentials as unknown as KolayGelsinCredentials,
-        settings: account.settings as KolayGelsinSettings,
-        lookupBudget,
-      });
-    } else {
-      return undefined;
-    }
+    const Kind = Object.hasOwn(ACCOUNT_CARRIERS, account.carrier) ? ACCOUNT_CARRIERS[account.carrier as CarrierKind] : undefined;
+    if (!Kind) return undefined;
+    // Credentials and settings as stored: each kind's schema (src/domain/carrier-account.ts) checked them when they were written.
+    const carrier = new Kind({ ...identity, credentials: credentials as never, settings: account.settings as never, lookupBudget });
     built.set(providerId, { updatedAt: account.updatedAt, carrier });
     return carrier;
   };

@@ -36,7 +36,14 @@ interface SandboxConfig {
   pickup: boolean;
 }
 
-/** Prices in TRY by chargeable weight (max of kg and desi); bands are inclusive upper bounds. */
+/** The weight bands every sandbox table prices by: inclusive upper bounds in kg. */
+const BANDS_KG = [1, 5, 10, 30];
+const banded = (prices: number[], rest: Omit<RateTable, 'steps'>): RateTable => ({
+  steps: BANDS_KG.map((upToKg, i) => ({ upToKg, price: prices[i] })),
+  ...rest,
+});
+
+/** Prices in TRY by chargeable weight (max of kg and desi), one price per band of BANDS_KG. */
 export const SANDBOX_CARRIERS: readonly SandboxConfig[] = [
   {
     id: SANDBOX_EXPRESS_ID,
@@ -44,28 +51,8 @@ export const SANDBOX_CARRIERS: readonly SandboxConfig[] = [
     services: { domestic: 'Express Domestic', international: 'Express International' },
     prefix: 'SBE',
     rates: {
-      domestic: {
-        steps: [
-          { upToKg: 1, price: 95 },
-          { upToKg: 5, price: 135 },
-          { upToKg: 10, price: 190 },
-          { upToKg: 30, price: 320 },
-        ],
-        perKgAbove: 12,
-        maxKg: 70,
-        transitDays: 1,
-      },
-      international: {
-        steps: [
-          { upToKg: 1, price: 780 },
-          { upToKg: 5, price: 1450 },
-          { upToKg: 10, price: 2300 },
-          { upToKg: 30, price: 4900 },
-        ],
-        perKgAbove: 160,
-        maxKg: 70,
-        transitDays: 3,
-      },
+      domestic: banded([95, 135, 190, 320], { perKgAbove: 12, maxKg: 70, transitDays: 1 }),
+      international: banded([780, 1450, 2300, 4900], { perKgAbove: 160, maxKg: 70, transitDays: 3 }),
     },
     supportsCancelInTransit: true,
     pickup: true,
@@ -76,28 +63,8 @@ export const SANDBOX_CARRIERS: readonly SandboxConfig[] = [
     services: { domestic: 'Economy Domestic', international: 'Economy International' },
     prefix: 'SBC',
     rates: {
-      domestic: {
-        steps: [
-          { upToKg: 1, price: 60 },
-          { upToKg: 5, price: 85 },
-          { upToKg: 10, price: 125 },
-          { upToKg: 30, price: 210 },
-        ],
-        perKgAbove: 8,
-        maxKg: 50,
-        transitDays: 3,
-      },
-      international: {
-        steps: [
-          { upToKg: 1, price: 450 },
-          { upToKg: 5, price: 890 },
-          { upToKg: 10, price: 1450 },
-          { upToKg: 30, price: 3100 },
-        ],
-        perKgAbove: 105,
-        maxKg: 30,
-        transitDays: 8,
-      },
+      domestic: banded([60, 85, 125, 210], { perKgAbove: 8, maxKg: 50, transitDays: 3 }),
+      international: banded([450, 890, 1450, 3100], { perKgAbove: 105, maxKg: 30, transitDays: 8 }),
     },
     supportsCancelInTransit: false,
     pickup: false,

@@ -4,7 +4,6 @@ import { cashOnDelivery, isReturn } from '../domain/special-services';
 import type { TrackingEventName } from '../domain/tracking';
 import { totals } from '../domain/weights';
 import type { OutboundResponse } from '../http/outbound';
-import { AccountCarrier, type AccountCarrierOptions } from './account-carrier';
 import {
   CarrierInputError,
   CarrierRefusedError,
@@ -14,13 +13,12 @@ import {
   type Carrier,
   type CarrierFieldIssue,
   type FoundBooking,
-  type Quote,
   type ShipmentRef,
-  type ShipmentSpec,
   type TrackingEvent,
 } from './carrier';
 import { carrierCallFault, checkCarrierAnswer, RemoteUnavailableError } from './carrier-http';
-import { rateTableOf, rateTableQuote, type AccountRateSettings, type RateTable } from './rate-table';
+import type { AccountRateSettings } from './rate-table';
+import { RateTableCarrier, type RateTableCarrierOptions } from './rate-table-carrier';
 import { plateCode, provinceName } from './turkish-provinces';
 
 /**
@@ -161,32 +159,19 @@ interface District {
 const districtCache = new Map<string, District | null>();
 const DISTRICT_CACHE_MAX = 5000;
 
-export interface SendeoCarrierOptions extends AccountCarrierOptions<SendeoCredentials, SendeoSettings> {
-  /** spends one of the account's lookups (status queries), or throws CarrierBusyError */
-  lookupBudget?: () => Promise<void>;
-}
+export type SendeoCarrierOptions = RateTableCarrierOptions<SendeoCredentials, SendeoSettings>;
 
-export class SendeoCarrier extends AccountCarrier<SendeoCredentials, SendeoSettings> implements Carrier {
+export class SendeoCarrier extends RateTableCarrier<SendeoCredentials, SendeoSettings> implements Carrier {
   readonly kind = 'sendeo';
   /** CANCELDELIVERY works only before pickup (status 101). */
   readonly supportsCancelInTransit = false;
   /** The document has no webhook: statuses are read by TRACKDELIVERY on the polling schedule. */
   readonly supportsPush = false;
-  readonly supportsQuotes: boolean;
-  private readonly rates?: RateTable;
   private token?: { value: string; renewAt: number };
   private login?: Promise<string>;
-  declare protected readonly options: SendeoCarrierOptions;
 
   constructor(options: SendeoCarrierOptions) {
-    super(options, options.settings.base_url ?? SENDEO_URL);
-    this.rates = options.settings.rates && rateTableOf(options.settings.rates);
-    this.supportsQuotes = this.rates !== undefined;
-  }
-
-  /** From the account's rate table (the contract has no rating operation): domestic shipments up to its maximum. */
-  async quote(spec: ShipmentSpec): Promise<Quote | null> {
-    return rateTableQuote(this.rates, spec, { providerId: this.id, country: 'TR', currency: this.options.settings.rates?.currency, serviceName: 'Sendeo' });
+    super(options, SENDEO_URL, 'Sendeo');
   }
 
   /** Our service barcode: the ReferenceNo SETDELIVERY takes, printed on our label, by which Sendeo finds the delivery. */
@@ -413,7 +398,7 @@ export class SendeoCarrier extends AccountCarrier<SendeoCredentials, SendeoSetti
       },
     });
     const pieces = strings(field(answer, 'BarcodeNumbers'));
-    const cost = (await this.quote(req.shipment)) ?? { providerId: this.id, baseCost: 0, currency: 'TRY', transitDays: 1, serviceName: 'Sendeo' };
+    const cost = await this.costOf(req.shipment);
     return {
       trackingCode,
       trackingUrl: text(field(answer, 'TrackingUrl')) ?? `https://sube.sendeo.com.tr/takip?musref=${encodeURIComponent(reference)}`,

@@ -1,4 +1,5 @@
 import type { Queryable } from './database';
+import { selectPage, type Counted, type PageWindow } from './paging';
 
 /** A carrier account as stored, without its sealed credentials (those are read only by `findSealedCredentials`). */
 export interface CarrierAccountRecord {
@@ -83,20 +84,13 @@ export async function findCarrierAccount(q: Queryable, customerId: number, provi
   return rows[0] && toRecord(rows[0]);
 }
 
-export async function listCarrierAccounts(
-  q: Queryable,
-  customerId: number,
-  page: { limit: number; offset: number },
-): Promise<{ rows: CarrierAccountRecord[]; total: number }> {
-  const [list, count] = await Promise.all([
-    q.query<Row>(`SELECT ${COLUMNS} FROM carrier_accounts WHERE customer_id = $1 AND deleted_at IS NULL ORDER BY provider_id LIMIT $2 OFFSET $3`, [
-      customerId,
-      page.limit,
-      page.offset,
-    ]),
-    q.query<{ n: number }>('SELECT count(*)::int AS n FROM carrier_accounts WHERE customer_id = $1 AND deleted_at IS NULL', [customerId]),
-  ]);
-  return { rows: list.rows.map(toRecord), total: Number(count.rows[0].n) };
+export async function listCarrierAccounts(q: Queryable, customerId: number, page: PageWindow): Promise<Counted<CarrierAccountRecord>> {
+  return selectPage(
+    q,
+    { columns: COLUMNS, from: 'carrier_accounts WHERE customer_id = $1 AND deleted_at IS NULL', order: 'provider_id', params: [customerId] },
+    page,
+    toRecord,
+  );
 }
 
 /** Replaces the account's fields; `credentials` absent keeps the stored ones. */

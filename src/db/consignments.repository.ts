@@ -3,6 +3,7 @@ import type { ConsignmentFilter } from '../domain/consignment-filter';
 import { pageOffset, type PageRequest } from '../domain/pagination';
 import { referenceUsed, type DraftInput, type PackageInput } from '../domain/draft';
 import { DomainError } from '../domain/errors';
+import { orNull } from '../domain/nulls';
 import type { Costs } from '../domain/fees';
 import { STATUS } from '../domain/statuses';
 import { consignmentType, packageDesi, totals } from '../domain/weights';
@@ -305,13 +306,7 @@ const packageRows = (uuid: string, packages: PackageInput[]) =>
   packages.map((p, position) => ({
     uuid,
     position,
-    package_type: p.package_type ?? null,
-    provider_packaging_type: p.provider_packaging_type ?? null,
-    post_type: p.post_type ?? null,
-    weight: p.weight ?? null,
-    length: p.length ?? null,
-    width: p.width ?? null,
-    height: p.height ?? null,
+    ...orNull(p, ['package_type', 'provider_packaging_type', 'post_type', 'weight', 'length', 'width', 'height']),
     desi: packageDesi(p),
     dangerous_goods: p.dangerous_goods ?? null,
   }));
@@ -323,13 +318,7 @@ const itemRows = (uuid: string, packages: PackageInput[]) =>
       uuid,
       package_position: packagePosition,
       position,
-      description: item.description ?? null,
-      gtip: item.gtip ?? null,
-      origin: item.origin ?? null,
-      currency_code: item.currency_code ?? null,
-      unit_price: item.unit_price ?? null,
-      quantity: item.quantity ?? null,
-      category: item.category ?? null,
+      ...orNull(item, ['description', 'gtip', 'origin', 'currency_code', 'unit_price', 'quantity', 'category']),
     })),
   );
 

@@ -4,6 +4,7 @@ import type { ParseCursor } from '../domain/imports';
 import { storableText } from '../domain/text';
 import type { OrderIssue } from '../imports/order-mapper';
 import type { Queryable } from './database';
+import type { PageWindow } from './paging';
 
 // The orders of an import: parsed from its file, their states as they become drafts (or fail), their errors and
 // address corrections for the import's reports. The drafts themselves are consignments (consignments.repository).
@@ -160,11 +161,7 @@ export async function countOrderErrors(q: Queryable, importId: string): Promise<
 }
 
 /** One page of error entries (one per problem), in file order. */
-export async function listErrorEntries(
-  q: Queryable,
-  importId: string,
-  page: { limit: number; offset: number },
-): Promise<{ orderNo: string | null; issue: OrderIssue }[]> {
+export async function listErrorEntries(q: Queryable, importId: string, page: PageWindow): Promise<{ orderNo: string | null; issue: OrderIssue }[]> {
   const { rows } = await q.query<{ order_no: string | null; issue: OrderIssue }>(
     `SELECT o.order_no, e.value AS issue
        FROM import_orders o CROSS JOIN LATERAL jsonb_array_elements(o.errors) WITH ORDINALITY AS e(value, n)
@@ -194,11 +191,7 @@ export interface CorrectionEntry {
 }
 
 /** A page of an import's corrections (one entry per corrected field), in file order, and how many there are. */
-export async function listCorrections(
-  q: Queryable,
-  importId: string,
-  page: { limit: number; offset: number },
-): Promise<{ entries: CorrectionEntry[]; total: number }> {
+export async function listCorrections(q: Queryable, importId: string, page: PageWindow): Promise<{ entries: CorrectionEntry[]; total: number }> {
   const [rows, count] = await Promise.all([
     q.query<{ first_row: number; order_no: string | null; correction: AddressCorrection }>(
       `SELECT o.first_row, o.order_no, e.value AS correction

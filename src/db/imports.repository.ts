@@ -3,6 +3,7 @@ import { storableText } from '../domain/text';
 import type { ImportOptions } from '../imports/import-options';
 import type { Caller } from './customers.repository';
 import type { Queryable } from './database';
+import { selectPage, type PageWindow } from './paging';
 import { deleteFile } from './import-files.repository';
 
 // Order imports: the import records, how far each has come, and whom it acts for. Its file is in
@@ -139,16 +140,14 @@ export async function findImport(q: Queryable, id: string, customerId?: number):
   return rows[0] && toImport(rows[0]);
 }
 
-export async function listImports(
-  q: Queryable,
-  customerId: number,
-  page: { limit: number; offset: number },
-): Promise<{ imports: ImportRecord[]; total: number }> {
-  const [list, count] = await Promise.all([
-    q.query<ImportRow>('SELECT * FROM imports WHERE customer_id = $1 ORDER BY created_at DESC, id LIMIT $2 OFFSET $3', [customerId, page.limit, page.offset]),
-    q.query<{ n: number }>('SELECT count(*)::int AS n FROM imports WHERE customer_id = $1', [customerId]),
-  ]);
-  return { imports: list.rows.map(toImport), total: Number(count.rows[0].n) };
+export async function listImports(q: Queryable, customerId: number, page: PageWindow): Promise<{ imports: ImportRecord[]; total: number }> {
+  const { rows, total } = await selectPage(
+    q,
+    { columns: '*', from: 'imports WHERE customer_id = $1', order: 'created_at DESC, id', params: [customerId] },
+    page,
+    toImport,
+  );
+  return { imports: rows, total };
 }
 
 /** queued → running, once. */

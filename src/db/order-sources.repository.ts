@@ -1,6 +1,7 @@
 import type { Issue } from '../domain/errors';
 import type { OrderEventAction, OrderEventState, OrderSourceDefaults, OrderPlatform } from '../domain/order-source';
 import type { Queryable } from './database';
+import { selectPage, type Counted, type PageWindow } from './paging';
 
 /** An order source as stored, without its sealed secret (read only by `findSourceForDelivery`). */
 export interface OrderSourceRecord {
@@ -92,20 +93,13 @@ export async function findOrderSourceById(q: Queryable, id: string): Promise<Ord
   return rows[0] && toSource(rows[0]);
 }
 
-export async function listOrderSources(
-  q: Queryable,
-  customerId: number,
-  page: { limit: number; offset: number },
-): Promise<{ rows: OrderSourceRecord[]; total: number }> {
-  const [list, count] = await Promise.all([
-    q.query<SourceRow>(`SELECT ${SOURCE_COLUMNS} FROM order_sources WHERE customer_id = $1 AND deleted_at IS NULL ORDER BY created_at, id LIMIT $2 OFFSET $3`, [
-      customerId,
-      page.limit,
-      page.offset,
-    ]),
-    q.query<{ n: number }>('SELECT count(*)::int AS n FROM order_sources WHERE customer_id = $1 AND deleted_at IS NULL', [customerId]),
-  ]);
-  return { rows: list.rows.map(toSource), total: Number(count.rows[0].n) };
+export async function listOrderSources(q: Queryable, customerId: number, page: PageWindow): Promise<Counted<OrderSourceRecord>> {
+  return selectPage(
+    q,
+    { columns: SOURCE_COLUMNS, from: 'order_sources WHERE customer_id = $1 AND deleted_at IS NULL', order: 'created_at, id', params: [customerId] },
+    page,
+    toSource,
+  );
 }
 
 /** Replaces the source's fields; `secret` absent keeps the stored one. The platform is fixed at creation. */
@@ -196,16 +190,7 @@ const RECEIVER_CLAIM_SECONDS = 30;
  */
 export async function insertOrderEvent(
   q: Queryable,
-  e: {
-    sourceId: string;
-    dedupKey: string;
-    topic: string;
-    action: OrderEventAction;
-    orderId: string | null;
-    orderNo: string | null;
-    payload: string;
-    triggeredAt: string | null;
-  },
+  e: Pick<OrderEventRecord, 'sourceId' | 'dedupKey' | 'topic' | 'action' | 'orderId' | 'orderNo' | 'triggeredAt'> & { payload: string },
 ): Promise<{ event: OrderEventRecord; created: boolean }> {
   const { rows } = await q.query<EventRow>(
     `INSERT INTO order_events (source_id, dedup_key, topic, action, order_id, order_no, payload, triggered_at, claimed_until)
@@ -224,20 +209,8 @@ export async function findOrderEvent(q: Queryable, id: number): Promise<(OrderEv
 }
 
 /** A page of a source's events, newest first, and their number. */
-export async function listOrderEvents(
-  q: Queryable,
-  sourceId: string,
-  page: { limit: number; offset: number },
-): Promise<{ rows: OrderEventRecord[]; total: number }> {
-  const [list, count] = await Promise.all([
-    q.query<EventRow>(`SELECT ${EVENT_COLUMNS} FROM order_events WHERE source_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`, [
-      sourceId,
-      page.limit,
-      page.offset,
-    ]),
-    q.query<{ n: number }>('SELECT count(*)::int AS n FROM order_events WHERE source_id = $1', [sourceId]),
-  ]);
-  return { rows: list.rows.map(toEvent), total: Number(count.rows[0].n) };
+export async function listOrderEvents(q: Queryable, sourceId: string, page: PageWindow): Promise<Counted<OrderEventRecord>> {
+  return selectPage(q, { columns: EVENT_COLUMNS, from: 'order_events WHERE source_id = $1', order: 'id DESC', params: [sourceId] }, page, toEvent);
 }
 
 /**

@@ -25,36 +25,45 @@ export interface StatusChange {
 }
 
 /**
- * Appends the status change to the outbox in the caller's transaction (the webhooks work delivers it).
- * The body is the webhook payload (docs/webhooks.md); idempotent on the stable event id.
+ * Puts an event of a consignment in the outbox once, as its webhook body (docs/webhooks.md): the stable event id
+ * (from `key`), the event, when it was stored, and the consignment's ids followed by `data`. A retried append with
+ * the same key changes nothing.
  */
-export async function appendStatusEvent(tx: Queryable, change: StatusChange): Promise<string> {
-  const id = statusEventId(change.consignmentUuid, change.eventKey);
-  const payload: StatusEventPayload = {
+async function appendEvent<P extends StatusEventPayload | DeletedEventPayload>(
+  tx: Queryable,
+  of: { consignmentId: number; consignmentUuid: string; customerId: number; referenceNo: string | null },
+  key: string,
+  event: P['event'],
+  data: Omit<P['data'], 'consignment' | 'uuid' | 'reference_no'>,
+): Promise<string> {
+  const id = statusEventId(of.consignmentUuid, key);
+  const payload = {
     id,
-    event: STATUS_UPDATED_EVENT,
+    event,
     created_at: new Date().toISOString(),
-    data: {
-      consignment: change.consignmentId,
-      uuid: change.consignmentUuid,
-      reference_no: change.referenceNo,
-      barcode: change.barcode,
-      status: change.to,
-      status_name: statusName(change.to),
-      status_message: statusMessage(change.to, 'en'),
-      previous_status: change.from,
-      location: change.location,
-      occurred_at: change.occurredAt.toISOString(),
-    },
+    data: { consignment: of.consignmentId, uuid: of.consignmentUuid, reference_no: of.referenceNo, ...data },
   };
   await tx.query(`INSERT INTO consignment_events (id, consignment_id, customer_id, event, payload) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`, [
     id,
-    change.consignmentId,
-    change.customerId,
-    STATUS_UPDATED_EVENT,
+    of.consignmentId,
+    of.customerId,
+    event,
     JSON.stringify(payload),
   ]);
   return id;
+}
+
+/** Appends the status change to the outbox in the caller's transaction (the webhooks work delivers it). */
+export async function appendStatusEvent(tx: Queryable, change: StatusChange): Promise<string> {
+  return appendEvent<StatusEventPayload>(tx, change, change.eventKey, STATUS_UPDATED_EVENT, {
+    barcode: change.barcode,
+    status: change.to,
+    status_name: statusName(change.to),
+    status_message: statusMessage(change.to, 'en'),
+    previous_status: change.from,
+    location: change.location,
+    occurred_at: change.occurredAt.toISOString(),
+  });
 }
 
 /** Appends a draft's deletion to the outbox, in the transaction that deletes it (events outlive their consignment). */
@@ -62,27 +71,7 @@ export async function appendDeletedEvent(
   tx: Queryable,
   draft: { consignmentId: number; consignmentUuid: string; customerId: number; referenceNo: string | null; status: number },
 ): Promise<string> {
-  const id = statusEventId(draft.consignmentUuid, 'deleted');
-  const payload: DeletedEventPayload = {
-    id,
-    event: DELETED_EVENT,
-    created_at: new Date().toISOString(),
-    data: {
-      consignment: draft.consignmentId,
-      uuid: draft.consignmentUuid,
-      reference_no: draft.referenceNo,
-      status: draft.status,
-      deleted_at: new Date().toISOString(),
-    },
-  };
-  await tx.query(`INSERT INTO consignment_events (id, consignment_id, customer_id, event, payload) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`, [
-    id,
-    draft.consignmentId,
-    draft.customerId,
-    DELETED_EVENT,
-    JSON.stringify(payload),
-  ]);
-  return id;
+  return appendEvent<DeletedEventPayload>(tx, draft, 'deleted', DELETED_EVENT, { status: draft.status, deleted_at: new Date().toISOString() });
 }
 
 /** The event has been queued for every subscriber. */

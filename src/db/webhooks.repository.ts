@@ -1,4 +1,5 @@
 import type { Queryable } from './database';
+import { selectPage, type Counted } from './paging';
 import type { SecurityHeader, WebhookInput } from '../domain/webhook';
 
 /** A stored webhook, columns as named in the API's vocabulary (the mapper picks what a response shows). */
@@ -34,10 +35,7 @@ export interface DeliveryAttempt {
   responseBody: string | null;
 }
 
-export interface Page<T> {
-  rows: T[];
-  total: number;
-}
+export type Page<T> = Counted<T>;
 
 const iso = (v: unknown): string | null => (v === null || v === undefined ? null : new Date(v as string).toISOString());
 
@@ -103,15 +101,12 @@ export async function findWebhookById(q: Queryable, id: number): Promise<Webhook
 
 /** Oldest first, so pages stay stable while webhooks are added. */
 export async function listWebhooks(q: Queryable, customerId: number, page: { page: number; limit: number }): Promise<Page<WebhookRecord>> {
-  const [list, count] = await Promise.all([
-    q.query<Row>(`SELECT ${COLUMNS} FROM webhooks WHERE customer_id = $1 ORDER BY id LIMIT $2 OFFSET $3`, [
-      customerId,
-      page.limit,
-      (page.page - 1) * page.limit,
-    ]),
-    q.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks WHERE customer_id = $1', [customerId]),
-  ]);
-  return { rows: list.rows.map(toRecord), total: Number(count.rows[0].n) };
+  return selectPage(
+    q,
+    { columns: COLUMNS, from: 'webhooks WHERE customer_id = $1', order: 'id', params: [customerId] },
+    { limit: page.limit, offset: (page.page - 1) * page.limit },
+    toRecord,
+  );
 }
 
 const UPDATABLE: Record<keyof WebhookInput, string> = {
@@ -193,17 +188,16 @@ export async function lastAttempt(q: Queryable, webhookId: number, eventId: stri
 /** Attempts, newest first; optionally of one event. */
 export async function listDeliveries(q: Queryable, webhookId: number, page: { page: number; limit: number; eventId?: string }): Promise<Page<DeliveryAttempt>> {
   const filter = page.eventId ? 'AND event_id::text = $2' : 'AND $2::text IS NULL';
-  const params = [webhookId, page.eventId ?? null];
-  const [list, count] = await Promise.all([
-    q.query<Row>(
-      `SELECT event_id, attempt, redelivery, attempted_at, http_status, latency_ms, success, error, response_body
-         FROM webhook_deliveries WHERE webhook_id = $1 ${filter} ORDER BY id DESC LIMIT $3 OFFSET $4`,
-      [...params, page.limit, (page.page - 1) * page.limit],
-    ),
-    q.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 ${filter}`, params),
-  ]);
-  return {
-    rows: list.rows.map((r) => ({
+  return selectPage(
+    q,
+    {
+      columns: 'event_id, attempt, redelivery, attempted_at, http_status, latency_ms, success, error, response_body',
+      from: `webhook_deliveries WHERE webhook_id = $1 ${filter}`,
+      order: 'id DESC',
+      params: [webhookId, page.eventId ?? null],
+    },
+    { limit: page.limit, offset: (page.page - 1) * page.limit },
+    (r: Row) => ({
       eventId: r.event_id as string,
       attempt: Number(r.attempt),
       redelivery: r.redelivery as boolean,
@@ -213,7 +207,6 @@ export async function listDeliveries(q: Queryable, webhookId: number, page: { pa
       success: r.success as boolean,
       error: (r.error as string | null) ?? null,
       responseBody: (r.response_body as string | null) ?? null,
-    })),
-    total: Number(count.rows[0].n),
-  };
+    }),
+  );
 }

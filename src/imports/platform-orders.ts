@@ -33,35 +33,20 @@ export interface OrderRows {
   weightFromDefaults: boolean;
 }
 
+/** The rows as CSV records under `header`: the columns the rows are written with (a row lacking one has it empty). */
 function toRows(header: string[], rows: Record<string, string>[], weightFromDefaults: boolean): OrderRows {
   const records = (rows.length > 0 ? rows : [{}]).map((row, i) => ({ fields: header.map((h) => row[h] ?? ''), row: i + 2, start: 0, end: 0 }));
   return { header, records, mapping: { package_weight: WEIGHT_COLUMN }, weightFromDefaults };
 }
 
-const SHOPIFY_HEADER = [
-  'Name',
-  'Email',
-  'Currency',
-  'Phone',
-  'Lineitem quantity',
-  'Lineitem name',
-  'Lineitem price',
-  'Lineitem sku',
-  'Lineitem requires shipping',
-  'Billing Phone',
-  'Shipping Name',
-  'Shipping Street',
-  'Shipping Address1',
-  'Shipping Address2',
-  'Shipping Company',
-  'Shipping City',
-  'Shipping Zip',
-  'Shipping Province',
-  'Shipping Country',
-  'Shipping Phone',
-  'Shipping Province Name',
-  WEIGHT_COLUMN,
-];
+/** A Shopify line item as the export's line item columns. */
+const shopifyItem = (item: Json) => ({
+  'Lineitem quantity': text(item.quantity),
+  'Lineitem name': text(item.name) || text(item.title),
+  'Lineitem price': text(item.price),
+  'Lineitem sku': text(item.sku),
+  'Lineitem requires shipping': text(item.requires_shipping),
+});
 
 /**
  * A Shopify order (Admin REST `Order`, the body of `orders/create`) as the rows of Shopify's order export: the
@@ -97,39 +82,18 @@ export function shopifyOrderRows(order: Json): OrderRows {
     'Shipping Province Name': text(ship.province),
     [WEIGHT_COLUMN]: weight,
   };
-  const rows = items.map((item, i) => ({
-    ...(i === 0 ? first : { Name: first.Name }),
-    'Lineitem quantity': text(item.quantity),
-    'Lineitem name': text(item.name) || text(item.title),
-    'Lineitem price': text(item.price),
-    'Lineitem sku': text(item.sku),
-    'Lineitem requires shipping': text(item.requires_shipping),
-  }));
-  return toRows(SHOPIFY_HEADER, rows.length > 0 ? rows : [first], weight === '');
+  const rows = items.map((item, i) => ({ ...(i === 0 ? first : { Name: first.Name }), ...shopifyItem(item) }));
+  return toRows([...Object.keys(first), ...Object.keys(shopifyItem({}))], rows.length > 0 ? rows : [first], weight === '');
 }
 
-const WOOCOMMERCE_HEADER = [
-  'Order Number',
-  'Order Currency',
-  'Shipping First Name',
-  'Shipping Last Name',
-  'Shipping Company',
-  'Billing Email',
-  'Shipping Phone',
-  'Billing Phone',
-  'Shipping Address 1',
-  'Shipping Address 2',
-  'Shipping City',
-  'Shipping State',
-  'Shipping Postcode',
-  'Shipping Country',
-  'Item Name',
-  'Item SKU',
-  'Quantity',
-  'Item Cost',
-  'Item Total',
-  WEIGHT_COLUMN,
-];
+/** A WooCommerce line item as the export's item columns. */
+const woocommerceItem = (item: Json) => ({
+  'Item Name': text(item.name),
+  'Item SKU': text(item.sku),
+  Quantity: text(item.quantity),
+  'Item Cost': text(item.price),
+  'Item Total': text(item.total),
+});
 
 /**
  * A WooCommerce order (REST API v3 `order`, the body of `order.created`) as the rows of a WooCommerce order
@@ -155,15 +119,8 @@ export function woocommerceOrderRows(order: Json): OrderRows {
     'Shipping Country': text(ship.country),
   };
   const items = Array.isArray(order.line_items) ? order.line_items.map(obj) : [];
-  const rows = items.map((item, i) => ({
-    ...(i === 0 ? first : { 'Order Number': first['Order Number'] }),
-    'Item Name': text(item.name),
-    'Item SKU': text(item.sku),
-    Quantity: text(item.quantity),
-    'Item Cost': text(item.price),
-    'Item Total': text(item.total),
-  }));
-  return toRows(WOOCOMMERCE_HEADER, rows.length > 0 ? rows : [first], true);
+  const rows = items.map((item, i) => ({ ...(i === 0 ? first : { 'Order Number': first['Order Number'] }), ...woocommerceItem(item) }));
+  return toRows([...Object.keys(first), ...Object.keys(woocommerceItem({})), WEIGHT_COLUMN], rows.length > 0 ? rows : [first], true);
 }
 
 export const ORDER_ROWS: Record<OrderPlatform, (order: Json) => OrderRows> = { shopify: shopifyOrderRows, woocommerce: woocommerceOrderRows };

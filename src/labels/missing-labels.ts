@@ -2,7 +2,7 @@ import type { Locale } from '../i18n/messages';
 import type { MissingLabel, MissingReason } from './label-batch';
 import { renderPdf } from './pdf-document';
 import type { SheetLayout } from './pdf-merge';
-import { ZPL_HEIGHT, ZPL_MARGIN, ZPL_WIDTH, zplText } from './zpl-label';
+import { ZPL_FORMAT_START, ZPL_MARGIN, ZPL_WIDTH, zplText } from './zpl-label';
 
 /**
  * The notes page that ends a merged label batch when some consignments asked for have no label in it:
@@ -71,14 +71,7 @@ export function missingLabelsZpl(missing: MissingLabel[], locale: Locale): strin
   const inner = ZPL_WIDTH - 2 * ZPL_MARGIN;
   const labels: string[] = [];
   for (let start = 0; start < missing.length; start += ZPL_ENTRIES_PER_LABEL) {
-    const lines = [
-      '^XA',
-      '^CI28',
-      `^PW${ZPL_WIDTH}`,
-      `^LL${ZPL_HEIGHT}`,
-      '^LH0,0',
-      zplText(ZPL_MARGIN, ZPL_MARGIN, 36, text.title(missing.length), { width: inner }),
-    ];
+    const lines = [...ZPL_FORMAT_START, zplText(ZPL_MARGIN, ZPL_MARGIN, 36, text.title(missing.length), { width: inner })];
     lines.push(zplText(ZPL_MARGIN, ZPL_MARGIN + 50, 22, text.intro, { width: inner, lines: 2 }));
     missing.slice(start, start + ZPL_ENTRIES_PER_LABEL).forEach((m, i) => {
       const line = `${m.entry}${m.referenceNo ? ` · ${m.referenceNo}` : ''} — ${text.reasons[m.reason]}`;

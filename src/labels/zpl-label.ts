@@ -53,6 +53,9 @@ export function zplText(x: number, y: number, size: number, value: string, block
   return `^FO${x},${y}${font}^FB${block.width},${block.lines ?? 1},0,${block.align ?? 'L'},0^FH^FD${escaped}^FS`;
 }
 
+/** The commands that open a label format: UTF-8 text (`^CI28`), the 100 × 150 mm label, the origin at its corner. */
+export const ZPL_FORMAT_START = ['^XA', '^CI28', `^PW${ZPL_WIDTH}`, `^LL${ZPL_HEIGHT}`, '^LH0,0'];
+
 function rule(y: number): string {
   return `^FO${ZPL_MARGIN},${y}^GB${INNER},3,3^FS`;
 }
@@ -84,11 +87,7 @@ function renderZplPage(data: LabelPage): string {
   const barcodeX = Math.max(ZPL_MARGIN, Math.round((ZPL_WIDTH - modules * moduleDots) / 2));
 
   const lines = [
-    '^XA',
-    '^CI28',
-    `^PW${ZPL_WIDTH}`,
-    `^LL${ZPL_HEIGHT}`,
-    '^LH0,0',
+    ...ZPL_FORMAT_START,
     zplText(ZPL_MARGIN, ZPL_MARGIN, 44, data.carrierName, { width: INNER - 260 }),
     zplText(ZPL_WIDTH - ZPL_MARGIN - 260, ZPL_MARGIN + 4, 22, formatLabelDate(data.createdAt), { width: 260, align: 'R' }),
     zplText(ZPL_WIDTH - ZPL_MARGIN - 260, ZPL_MARGIN + 40, 22, packageCountText(data), { width: 260, align: 'R' }),

@@ -57,25 +57,16 @@ describe('envelope on every refusal', () => {
   });
 
   it('answers malformed JSON with 400', async () => {
-    const res = await svc.request({
-      method: 'POST',
-      url: '/api/v1/consignments/draft',
-      apiKey: key,
-      headers: { 'content-type': 'application/json' },
-      payload: '{"consignor": ',
-    });
+    const res = await svc.sendJson('POST', '/api/v1/consignments/draft', key, '{"consignor": ');
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ status: false, errors: [{ message: 'The request body is not valid JSON.' }] });
   });
 
-  it('answers an empty JSON body with 400', async () => {
-    const res = await svc.request({
-      method: 'POST',
-      url: '/api/v1/consignments/draft',
-      apiKey: key,
-      headers: { 'content-type': 'application/json' },
-      payload: '',
-    });
+  it.each([
+    ['an empty JSON body', ''],
+    ['a JSON body that is not an object', '[1,2]'],
+  ])('answers %s with 400', async (_name, body) => {
+    const res = await svc.sendJson('POST', '/api/v1/consignments/draft', key, body);
     expect(res.statusCode).toBe(400);
     expect(res.json().status).toBe(false);
   });
@@ -90,21 +81,9 @@ describe('envelope on every refusal', () => {
 
   it('answers too-large bodies with 413', async () => {
     const payload = JSON.stringify({ consignor: { name: 'x' }, consignee: { name: 'y' }, filler: 'z'.repeat(1024 * 1024) });
-    const res = await svc.request({ method: 'POST', url: '/api/v1/consignments/draft', apiKey: key, headers: { 'content-type': 'application/json' }, payload });
+    const res = await svc.sendJson('POST', '/api/v1/consignments/draft', key, payload);
     expect(res.statusCode).toBe(413);
     expect(res.json()).toEqual({ status: false, errors: [{ message: 'The request body is too large.' }] });
-  });
-
-  it('answers a JSON body that is not an object with 400', async () => {
-    const res = await svc.request({
-      method: 'POST',
-      url: '/api/v1/consignments/draft',
-      apiKey: key,
-      headers: { 'content-type': 'application/json' },
-      payload: '[1,2]',
-    });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().status).toBe(false);
   });
 
   it('hides unexpected errors behind a 500 and logs them with the request id', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { consignmentApi, draftBody, party, type ConsignmentApi } from '../support/consignments';
+import { consignmentApi, draftBody, internationalDraftBody, type ConsignmentApi } from '../support/consignments';
 import { DEFAULT_PRODUCTS, startMyDhlDouble, type MyDhlDouble } from '../support/carriers/mydhl-double';
 import { startKolayGelsinDouble, type KolayGelsinDouble } from '../support/carriers/kolay-gelsin-double';
 import { startTestService, type TestService } from '../support/test-service';
@@ -91,21 +91,10 @@ describe('cheapest and fastest across carrier accounts', () => {
 
   it('international: Sendeo does not take it and says so; DHL Express is the cheapest', async () => {
     const done = await api.processed(
-      draftBody({
+      internationalDraftBody([{ description: 'Kilim', gtip: '570210', origin: 'TR', currency_code: 'EUR', unit_price: 40, quantity: 1 }], {
         preference: 1,
         reference_no: 'PREF-3',
         invoice_number: 'INV-PREF-3',
-        consignee: { ...party('Berlin', { name: 'Jana Schmidt', country: 'DE', address: 'Invalidenstraße 117' }), postal_code: '10115' },
-        packages: [
-          {
-            package_type: 1,
-            weight: 2,
-            length: 30,
-            width: 20,
-            height: 15,
-            items: [{ description: 'Kilim', gtip: '570210', origin: 'TR', currency_code: 'EUR', unit_price: 40, quantity: 1 }],
-          },
-        ],
       }),
     );
     const details = await api.details(done.id);

@@ -36,13 +36,7 @@ beforeAll(async () => {
   ({ apiKey: key } = await svc.customer('List A'));
   ({ apiKey: otherKey } = await svc.customer('List B'));
   const create = async (reference: string, apiKey = key) => {
-    const res = await svc.request({
-      method: 'POST',
-      url: '/api/v1/consignments/draft',
-      apiKey,
-      headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify(draft(reference)),
-    });
+    const res = await svc.sendJson('POST', '/api/v1/consignments/draft', apiKey, draft(reference));
     expect(res.statusCode).toBe(201);
     ids[reference] = res.json().data.id;
   };
@@ -58,13 +52,7 @@ beforeAll(async () => {
     'IMP-1,Müşteri,+905551112233,Çiçek Sk. 1,Ankara,TR,1',
     'IMP-2,Müşteri,+905551112233,Çiçek Sk. 2,Ankara,TR,1',
   ].join('\n');
-  const started = await svc.request({
-    method: 'POST',
-    url: '/api/v1/imports',
-    apiKey: key,
-    headers: { 'content-type': 'application/json' },
-    payload: JSON.stringify({ preset: 'generic', consignor: party('Depo', 'İstanbul'), csv }),
-  });
+  const started = await svc.sendJson('POST', '/api/v1/imports', key, { preset: 'generic', consignor: party('Depo', 'İstanbul'), csv });
   expect(started.statusCode).toBe(202);
   importId = started.json().data.id;
   await waitFor('the import to finish', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { draftBody, party } from '../support/consignments';
+import { internationalDraftBody } from '../support/consignments';
 import { startMyDhlDouble, type MyDhlDouble } from '../support/carriers/mydhl-double';
 import { startTestService, type TestService } from '../support/test-service';
 import { waitFor } from '../support/wait';
@@ -30,22 +30,11 @@ afterAll(async () => {
 const call = (method: 'GET' | 'POST', url: string, payload?: object) => svc.request({ method, url: `/api/v1${url}`, apiKey: key, payload });
 
 const international = (reference: string) =>
-  draftBody({
+  internationalDraftBody([{ description: 'Kilim yastık kılıfı', gtip: '630493000000', origin: 'TR', currency_code: 'EUR', unit_price: 24.5, quantity: 2 }], {
     preference: 0,
     provider_id: providerId,
     reference_no: reference,
     invoice_number: `INV-${reference}`,
-    consignee: { ...party('Berlin', { name: 'Jana Schmidt', country: 'DE', address: 'Invalidenstraße 117' }), postal_code: '10115' },
-    packages: [
-      {
-        package_type: 1,
-        weight: 2,
-        length: 30,
-        width: 20,
-        height: 15,
-        items: [{ description: 'Kilim yastık kılıfı', gtip: '630493000000', origin: 'TR', currency_code: 'EUR', unit_price: 24.5, quantity: 2 }],
-      },
-    ],
   });
 
 describe('a DHL Express carrier account', () => {

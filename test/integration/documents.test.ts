@@ -25,13 +25,7 @@ const upload = (content: Buffer | string, filename = 'file.bin', apiKey = key, t
 };
 const party = { name: 'Depo', country: 'TR', city: 'İstanbul', address: 'Moda Cd. 1', postal_code: '34710', phone_number: '+905551112233' };
 const createDraft = (documents: { id: number }[], apiKey = key) =>
-  svc.request({
-    method: 'POST',
-    url: '/api/v1/consignments/draft',
-    apiKey,
-    headers: { 'content-type': 'application/json' },
-    payload: JSON.stringify({ consignor: party, consignee: party, documents }),
-  });
+  svc.sendJson('POST', '/api/v1/consignments/draft', apiKey, { consignor: party, consignee: party, documents });
 
 beforeAll(async () => {
   svc = await startTestService({ DOCUMENT_MAX_BYTES: String(64 * 1024) });
@@ -71,7 +65,7 @@ describe('POST /api/v1/documents', () => {
     const big = await upload(Buffer.concat([pdf, Buffer.alloc(64 * 1024)]), 'big.pdf');
     expect(big.statusCode).toBe(413);
     expect(big.json().errors[0].field).toBe('file');
-    const json = await svc.request({ method: 'POST', url: '/api/v1/documents', apiKey: key, headers: { 'content-type': 'application/json' }, payload: '{}' });
+    const json = await svc.sendJson('POST', '/api/v1/documents', key, '{}');
     expect(json.statusCode).toBe(415);
     expect(json.json().errors[0].message).toBe('The request body must be multipart/form-data with the document as its `file` part.');
     const none = multipart([{ name: 'other', content: 'x' }]);
@@ -123,13 +117,7 @@ describe('documents on drafts', () => {
     ]);
     expect(await count()).toBe(before);
     const draft = (await createDraft([])).json().data as Json;
-    const update = await svc.request({
-      method: 'PUT',
-      url: `/api/v1/consignments/draft/${draft.id}`,
-      apiKey: key,
-      headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify({ documents: [{ id: theirs.id }] }),
-    });
+    const update = await svc.sendJson('PUT', `/api/v1/consignments/draft/${draft.id}`, key, { documents: [{ id: theirs.id }] });
     expect(update.statusCode).toBe(400);
     expect(update.json().errors[0].field).toBe('documents.0.id');
     expect((await createDraft([{ id: theirs.id }], otherKey)).statusCode).toBe(201);

@@ -18,12 +18,12 @@ let otherKey: string;
 
 const party = { name: 'Depo', country: 'TR', city: 'İstanbul', address: 'Moda Cd. 1', postal_code: '34710', phone_number: '+905551112233' };
 const create = async (reference_no: string, apiKey = key) => {
-  const res = await svc.request({
-    method: 'POST',
-    url: '/api/v1/consignments/draft',
-    apiKey,
-    headers: { 'content-type': 'application/json' },
-    payload: JSON.stringify({ reference_no, provider_id: 1, consignor: party, consignee: party, packages: [{ weight: 1 }] }),
+  const res = await svc.sendJson('POST', '/api/v1/consignments/draft', apiKey, {
+    reference_no,
+    provider_id: 1,
+    consignor: party,
+    consignee: party,
+    packages: [{ weight: 1 }],
   });
   expect(res.statusCode).toBe(201);
   return res.json().data as Json;

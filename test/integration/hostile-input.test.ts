@@ -48,26 +48,14 @@ describe('NUL bytes', () => {
 
   it('in a JSON body: 400 naming the field, nothing written', async () => {
     const before = await svc.db.query<{ n: number }>('SELECT count(*)::int AS n FROM consignments');
-    const res = await svc.request({
-      method: 'POST',
-      url: '/api/v1/consignments/draft',
-      apiKey: key,
-      headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify({ reference_no: 'NUL-1', consignee: { name: 'Ay\u0000şe' } }),
-    });
+    const res = await svc.sendJson('POST', '/api/v1/consignments/draft', key, { reference_no: 'NUL-1', consignee: { name: 'Ay\u0000şe' } });
     expectRefusal(res, 400, 'consignee.name');
     const after = await svc.db.query<{ n: number }>('SELECT count(*)::int AS n FROM consignments');
     expect(after.rows[0].n).toBe(before.rows[0].n);
   });
 
   it('in a JSON object key: 400', async () => {
-    const res = await svc.request({
-      method: 'POST',
-      url: '/api/v1/consignments/draft',
-      apiKey: key,
-      headers: { 'content-type': 'application/json' },
-      payload: '{"reference_no": "NUL-2", "consignee": {"na\\u0000me": "x"}}',
-    });
+    const res = await svc.sendJson('POST', '/api/v1/consignments/draft', key, '{"reference_no": "NUL-2", "consignee": {"na\\u0000me": "x"}}');
     expectRefusal(res, 400);
   });
 
@@ -92,7 +80,7 @@ describe('NUL bytes', () => {
 describe('invalid UTF-8', () => {
   it('in a JSON body: 400, not a silent U+FFFD', async () => {
     const payload = Buffer.concat([Buffer.from('{"reference_no": "BAD-'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
-    const res = await svc.request({ method: 'POST', url: '/api/v1/consignments/draft', apiKey: key, headers: { 'content-type': 'application/json' }, payload });
+    const res = await svc.sendJson('POST', '/api/v1/consignments/draft', key, payload);
     expectRefusal(res, 400);
   });
 
@@ -245,13 +233,7 @@ describe('values outside what the database columns hold', () => {
   it('a code beyond its smallint column (address_resolver_type, incoterms_type): 400 naming it, nothing written', async () => {
     const before = await svc.db.query<{ n: number }>('SELECT count(*)::int AS n FROM consignments');
     for (const field of ['address_resolver_type', 'incoterms_type']) {
-      const res = await svc.request({
-        method: 'POST',
-        url: '/api/v1/consignments/draft',
-        apiKey: key,
-        headers: { 'content-type': 'application/json' },
-        payload: JSON.stringify({ [field]: 1458069003, consignor: {}, consignee: {} }),
-      });
+      const res = await svc.sendJson('POST', '/api/v1/consignments/draft', key, { [field]: 1458069003, consignor: {}, consignee: {} });
       expectRefusal(res, 400, field);
     }
     const after = await svc.db.query<{ n: number }>('SELECT count(*)::int AS n FROM consignments');
@@ -264,13 +246,7 @@ describe('values outside what the database columns hold', () => {
   });
 
   it('a JSON null body where an object is expected: 400, not an empty change', async () => {
-    const created = await svc.request({
-      method: 'POST',
-      url: '/api/v1/consignments/draft',
-      apiKey: key,
-      headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify({ consignor: {}, consignee: {} }),
-    });
+    const created = await svc.sendJson('POST', '/api/v1/consignments/draft', key, { consignor: {}, consignee: {} });
     const { id } = (JSON.parse(created.body) as { data: { id: number } }).data;
     for (const url of [`/api/v1/consignments/draft/${id}`, `/api/v1/consignments/draft/${id}/start-process`]) {
       const res = await svc.request({

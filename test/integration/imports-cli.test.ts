@@ -39,27 +39,26 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: 
   });
 }
 
+/** `consignflow import` of `file` with `preset`, the consignor file and `options`, against the test service with the customer's key. */
+const importArgs = (file: string, preset: string, ...options: string[]) => [
+  'import',
+  file,
+  '--preset',
+  preset,
+  '--consignor',
+  join(dir, 'consignor.json'),
+  ...options,
+  '--url',
+  url,
+  '--api-key',
+  apiKey,
+];
+
 describe('consignflow import', () => {
   it('imports a Shopify export, shows progress, prints a summary, writes the rows to fix beside the file and fails for them', async () => {
     const file = join(dir, 'orders_export.csv');
     copyFileSync(join(FIXTURES, 'shopify-orders.csv'), file);
-    const run = await cli([
-      'import',
-      file,
-      '--preset',
-      'shopify',
-      '--consignor',
-      join(dir, 'consignor.json'),
-      '--preference',
-      '1',
-      '--wait',
-      '--poll-ms',
-      '100',
-      '--url',
-      url,
-      '--api-key',
-      apiKey,
-    ]);
+    const run = await cli(importArgs(file, 'shopify', '--preference', '1', '--wait', '--poll-ms', '100'));
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^Import [0-9a-f-]{36} completed in [\d.]+ s \([\d.]+ orders\/s\)$/m);
     expect(run.stdout).toContain('6 orders in 10 rows: 4 drafts created, 0 already imported (duplicates), 2 failed');
@@ -92,34 +91,16 @@ describe('consignflow import', () => {
   it('exits 0 when every order succeeded, and without --wait as soon as the import is accepted', async () => {
     const file = join(dir, 'woo.csv');
     writeFileSync(file, readFileSync(join(FIXTURES, 'woocommerce-orders.csv'), 'utf8').split('\r\n').slice(0, 4).join('\r\n') + '\r\n');
-    const run = await cli([
-      'import',
-      file,
-      '--preset',
-      'woocommerce',
-      '--consignor',
-      join(dir, 'consignor.json'),
-      '--process',
-      '--preference',
-      '1',
-      '--package-weight',
-      '1.5',
-      '--wait',
-      '--no-progress',
-      '--poll-ms',
-      '100',
-      '--url',
-      url,
-      '--api-key',
-      apiKey,
-    ]);
+    const run = await cli(
+      importArgs(file, 'woocommerce', '--process', '--preference', '1', '--package-weight', '1.5', '--wait', '--no-progress', '--poll-ms', '100'),
+    );
     expect(run.stdout).toContain('2 orders in 3 rows: 2 drafts created, 2 processed, 0 already imported (duplicates), 0 failed');
     expect(run.code).toBe(0);
     expect(existsSync(`${file}.errors.csv`)).toBe(false);
 
     const other = join(dir, 'template.csv');
     writeFileSync(other, await (await fetch(`${url}/api/v1/imports/template.csv`, { headers: { apikey: apiKey } })).text());
-    const quick = await cli(['import', other, '--preset', 'generic', '--consignor', join(dir, 'consignor.json'), '--url', url, '--api-key', apiKey]);
+    const quick = await cli(importArgs(other, 'generic'));
     expect(quick.code).toBe(0);
     expect(quick.stdout).toMatch(/^Import [0-9a-f-]{36} accepted/);
   });

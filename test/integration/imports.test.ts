@@ -228,26 +228,25 @@ describe('WooCommerce export with processing', () => {
 });
 
 describe('a NUL byte in a cell', () => {
-  it('fails that order with an error naming the column; the other orders are created', async () => {
-    const { apiKey } = await svc.customer('NUL Butik');
-    const file = genericFile('NUL', 3).replace('Müşteri 1,', 'Müş\u0000teri 1,');
+  /** Imports `file` (generic preset) for a new customer `name`: the finished import and its error entries. */
+  async function importCorrupted(name: string, file: string) {
+    const { apiKey } = await svc.customer(name);
     const id = await accepted(await upload(file, { preset: 'generic', consignor }, { apiKey }));
-    const done = await finished(id, apiKey);
+    return { done: await finished(id, apiKey), errors: (await get(`/api/v1/imports/${id}/errors`, { apiKey })).json().data.results };
+  }
+
+  it('fails that order with an error naming the column; the other orders are created', async () => {
+    const { done, errors } = await importCorrupted('NUL Butik', genericFile('NUL', 3).replace('Müşteri 1,', 'Müş\u0000teri 1,'));
     expect(done).toMatchObject({ state: 'completed', counts: { orders: 3, created: 2, failed: 1 } });
-    const errors = await get(`/api/v1/imports/${id}/errors`, { apiKey });
-    expect(errors.json().data.results).toEqual([
+    expect(errors).toEqual([
       { row: 3, order: 'NUL-0001', field: 'consignee_name', path: 'consignee.name', message: 'This value contains a NUL character or invalid UTF-8.' },
     ]);
   });
 
   it('in the order’s own reference: that order fails, named without the NUL', async () => {
-    const { apiKey } = await svc.customer('NUL Referans');
-    const file = genericFile('NULREF', 2).replace(/NULREF-0001/g, 'NULREF-\u00000001');
-    const id = await accepted(await upload(file, { preset: 'generic', consignor }, { apiKey }));
-    const done = await finished(id, apiKey);
+    const { done, errors } = await importCorrupted('NUL Referans', genericFile('NULREF', 2).replace(/NULREF-0001/g, 'NULREF-\u00000001'));
     expect(done).toMatchObject({ state: 'completed', counts: { orders: 2, created: 1, failed: 1 } });
-    const errors = await get(`/api/v1/imports/${id}/errors`, { apiKey });
-    expect(errors.json().data.results).toEqual([
+    expect(errors).toEqual([
       { row: 3, order: 'NULREF-\uFFFD0001', field: 'reference_no', path: 'reference_no', message: 'This value contains a NUL character or invalid UTF-8.' },
     ]);
   });

@@ -11,6 +11,15 @@ let consignments: ConsignmentApi;
 const cancel = (value: string | number, lang?: string) =>
   svc.request({ method: 'POST', url: `/api/v1/consignments/${encodeURIComponent(String(value))}/cancel`, apiKey: key, lang });
 
+/** Cancelling `value` is refused with 409, in either language with its message. */
+async function expectCancelRefused(value: string | number, messages: { en: string; tr: string }) {
+  for (const [lang, message] of Object.entries(messages)) {
+    const res = await cancel(value, lang);
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ status: false, errors: [{ message }] });
+  }
+}
+
 beforeAll(async () => {
   svc = await startTestService();
   ({ apiKey: key } = await svc.customer('Lifecycle'));
@@ -201,14 +210,7 @@ describe('carrier events and history', () => {
     expect(after.status).toBe(7);
     expect(after.details.map((h: { status_name: string }) => h.status_name)).toEqual(['NEW_DRAFT', 'LABEL_CREATED', 'PICKED_UP', 'IN_TRANSIT', 'DELIVERED']);
     expect(d.details[3]).toMatchObject({ status: 5, location: 'Ankara Aktarma', message: 'Arrived at hub', status_description: 'In transit' });
-    for (const [lang, message] of [
-      ['en', 'Shipment already delivered'],
-      ['tr', 'Gönderi zaten teslim edildi'],
-    ]) {
-      const res = await cancel('LC-TRACK', lang);
-      expect(res.statusCode).toBe(409);
-      expect(res.json()).toEqual({ status: false, errors: [{ message }] });
-    }
+    await expectCancelRefused('LC-TRACK', { en: 'Shipment already delivered', tr: 'Gönderi zaten teslim edildi' });
     const events = await svc.db.query<{ status: number; previous: number }>(
       `SELECT (payload->'data'->>'status')::int AS status, (payload->'data'->>'previous_status')::int AS previous FROM consignment_events WHERE consignment_id = $1 ORDER BY seq`,
       [done.id],
@@ -241,28 +243,17 @@ describe('cancel (docs/api.md)', () => {
     expect((await consignments.details(done.id)).status).toBe(10);
     const url = new URL(label.file_url);
     expect((await svc.app.inject({ method: 'GET', url: url.pathname + url.search })).statusCode).toBe(410);
-    for (const [lang, message] of [
-      ['en', 'Shipment already cancelled'],
-      ['tr', 'Gönderi zaten iptal edildi'],
-    ]) {
-      const again = await cancel(done.id, lang);
-      expect(again.statusCode).toBe(409);
-      expect(again.json()).toEqual({ status: false, errors: [{ message }] });
-    }
+    await expectCancelRefused(done.id, { en: 'Shipment already cancelled', tr: 'Gönderi zaten iptal edildi' });
   });
 
   it('lets the carrier decide in transit: provider 2 refuses, provider 1 accepts', async () => {
     const economy = await consignments.processed(draftBody({ preference: 0, provider_id: 2, reference_no: 'LC-ECO' }));
     await consignments.sandboxEvent(economy.id, { event: 'PICKED_UP' });
     await waitForStatus(consignments, economy.id, 4);
-    for (const [lang, message] of [
-      ['en', 'Consignment cancel failed: carrier does not cancel shipments in transit'],
-      ['tr', 'Gönderi iptali başarısız: carrier does not cancel shipments in transit'],
-    ]) {
-      const res = await cancel('LC-ECO', lang);
-      expect(res.statusCode).toBe(409);
-      expect(res.json()).toEqual({ status: false, errors: [{ message }] });
-    }
+    await expectCancelRefused('LC-ECO', {
+      en: 'Consignment cancel failed: carrier does not cancel shipments in transit',
+      tr: 'Gönderi iptali başarısız: carrier does not cancel shipments in transit',
+    });
     expect((await consignments.details(economy.id)).status).toBe(4);
 
     const express = await consignments.processed(draftBody({ preference: 0, provider_id: 1 }));

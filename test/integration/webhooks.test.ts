@@ -478,6 +478,21 @@ describe('delivery', () => {
   });
 });
 
+/**
+ * Waits until the consignment's `count` events are published (to no one: the webhook is inactive), then enables the
+ * webhook: the events' ids in order, and the webhook's row id, for a test that queues them itself.
+ */
+async function publishedThenEnabled(id: number, count: number, webhookId: string) {
+  await waitFor(
+    `${count} events published`,
+    async () => (await svc.db.query('SELECT 1 FROM consignment_events WHERE consignment_id = $1 AND dispatched_at IS NOT NULL', [id])).rows.length === count,
+  );
+  const events = (await svc.db.query<{ id: string }>('SELECT id FROM consignment_events WHERE consignment_id = $1 ORDER BY seq', [id])).rows.map((r) => r.id);
+  await api('PATCH', `/webhooks/${webhookId}`, { payload: { status: 1 } });
+  const { rows } = await svc.db.query<{ id: number }>('SELECT id FROM webhooks WHERE webhook_id = $1', [webhookId]);
+  return { events, rows };
+}
+
 describe('delivery workflow', () => {
   it('continues as new with its queue when the history grows, losing and reordering nothing', async () => {
     // Inactive while the events happen, so publishing leaves them alone; the test queues them itself.
@@ -485,13 +500,7 @@ describe('delivery workflow', () => {
     const id = await processedConsignment();
     await consignments.acceptedEvent(id, { event: 'PICKED_UP' });
     for (let i = 0; i < 5; i++) await consignments.acceptedEvent(id, { event: 'IN_TRANSIT' });
-    await waitFor(
-      'seven events published',
-      async () => (await svc.db.query('SELECT 1 FROM consignment_events WHERE consignment_id = $1 AND dispatched_at IS NOT NULL', [id])).rows.length === 7,
-    );
-    const events = (await svc.db.query<{ id: string }>('SELECT id FROM consignment_events WHERE consignment_id = $1 ORDER BY seq', [id])).rows.map((r) => r.id);
-    await api('PATCH', `/webhooks/${hook.webhook_id}`, { payload: { status: 1 } });
-    const { rows } = await svc.db.query<{ id: number }>('SELECT id FROM webhooks WHERE webhook_id = $1', [hook.webhook_id]);
+    const { events, rows } = await publishedThenEnabled(id, 7, hook.webhook_id);
 
     const workflowId = webhookDeliveryWorkflowId(hook.webhook_id, id);
     // The first event is answered only once the others are queued: its batch is itself alone, and the
@@ -527,13 +536,7 @@ describe('delivery batches', () => {
     const id = await processedConsignment();
     await consignments.acceptedEvent(id, { event: 'PICKED_UP' });
     await consignments.acceptedEvent(id, { event: 'IN_TRANSIT' });
-    await waitFor(
-      'three events published',
-      async () => (await svc.db.query('SELECT 1 FROM consignment_events WHERE consignment_id = $1 AND dispatched_at IS NOT NULL', [id])).rows.length === 3,
-    );
-    const events = (await svc.db.query<{ id: string }>('SELECT id FROM consignment_events WHERE consignment_id = $1 ORDER BY seq', [id])).rows.map((r) => r.id);
-    await api('PATCH', `/webhooks/${hook.webhook_id}`, { payload: { status: 1 } });
-    const { rows } = await svc.db.query<{ id: number }>('SELECT id FROM webhooks WHERE webhook_id = $1', [hook.webhook_id]);
+    const { events, rows } = await publishedThenEnabled(id, 3, hook.webhook_id);
     let refusals = 2;
     answers.set('/hooks/batch', (body) => (body.data.status === 4 && refusals-- > 0 ? 503 : 200));
     // All three queued before the first activity: one batch; the second event fails twice.

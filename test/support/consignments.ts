@@ -36,6 +36,18 @@ export function draftBody(overrides: Record<string, unknown> = {}): Record<strin
   };
 }
 
+/**
+ * An international draft body for the customs carriers: İstanbul → Berlin, one 2 kg package (30×20×15 cm) holding
+ * `items` (with the customs fields they need). `overrides` replace whole top-level fields.
+ */
+export function internationalDraftBody(items: Record<string, unknown>[], overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return draftBody({
+    consignee: { ...party('Berlin', { name: 'Jana Schmidt', country: 'DE', address: 'Invalidenstraße 117' }), postal_code: '10115' },
+    packages: [{ package_type: 1, weight: 2, length: 30, width: 20, height: 15, items }],
+    ...overrides,
+  });
+}
+
 /** A JSON object as the API answers it; the tests read its fields without casts. */
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 /** What GET /consignments/:id/details answers. */

@@ -36,6 +36,8 @@ export interface TestService {
   /** a new customer and its API key */
   customer(name?: string): Promise<{ apiKey: string; customerId: number; customerCode: string }>;
   request(options: InjectOptions & { apiKey?: string; lang?: string }): Promise<LightMyRequestResponse>;
+  /** A JSON request: `body` is serialised, or sent exactly as it is when it is a string or bytes (malformed or hostile JSON). */
+  sendJson(method: 'POST' | 'PUT' | 'PATCH', url: string, apiKey: string | undefined, body: unknown): Promise<LightMyRequestResponse>;
   stop(): Promise<void>;
 }
 
@@ -67,6 +69,11 @@ export async function startTestService(
   });
   const app = runtime.app!;
   await app.ready();
+  const request: TestService['request'] = ({ apiKey, lang, headers, ...options }) =>
+    app.inject({
+      ...options,
+      headers: { ...(apiKey ? { apikey: apiKey } : {}), ...(lang ? { 'accept-language': lang } : {}), ...headers },
+    });
   return {
     runtime,
     app,
@@ -75,10 +82,14 @@ export async function startTestService(
       const { caller, apiKey } = await createCustomer(testDb.db, { name });
       return { apiKey, customerId: caller.customerId, customerCode: caller.customerCode };
     },
-    request: ({ apiKey, lang, headers, ...options }) =>
-      app.inject({
-        ...options,
-        headers: { ...(apiKey ? { apikey: apiKey } : {}), ...(lang ? { 'accept-language': lang } : {}), ...headers },
+    request,
+    sendJson: (method, url, apiKey, body) =>
+      request({
+        method,
+        url,
+        apiKey,
+        headers: { 'content-type': 'application/json' },
+        payload: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body),
       }),
     stop: async () => {
       await runtime.stop();

@@ -5,6 +5,7 @@ import type { DocumentRecord } from '../../db/documents.repository';
 import type { LabelSummary } from '../../db/labels.repository';
 import type { ConsignmentRecord, HistoryEntry, StoredPackage } from '../../domain/consignment';
 import { resolveCountry } from '../../domain/countries';
+import { orNull } from '../../domain/nulls';
 import type { PartyInput } from '../../domain/draft';
 import { statusMessage, statusName } from '../../domain/statuses';
 import type { Locale } from '../../i18n/messages';
@@ -194,10 +195,7 @@ function party(p: PartyInput, form: 'create' | 'update' | 'detail') {
     ...(form !== 'update' ? { attention_name: p.attention_name ?? null } : {}),
     country: country?.name ?? null,
     ...(form === 'detail' ? { countryIso3: country?.iso3 ?? null } : { country_iso3: country?.iso3 ?? null }),
-    state: p.state ?? null,
-    city: p.city ?? null,
-    address: p.address ?? null,
-    postal_code: p.postal_code ?? null,
+    ...orNull(p, ['state', 'city', 'address', 'postal_code']),
     phone: p.phone_number ?? null,
     email: p.email ?? null,
   };
@@ -206,12 +204,9 @@ function party(p: PartyInput, form: 'create' | 'update' | 'detail') {
 function item(i: StoredPackage['items'][number]): z.output<typeof DraftItem> {
   return {
     id: i.id,
-    description: i.description ?? null,
-    gtip: i.gtip ?? null,
-    origin: i.origin ?? null,
+    ...orNull(i, ['description', 'gtip', 'origin']),
     currency: i.currency_code ?? null,
-    unit_price: i.unit_price ?? null,
-    quantity: i.quantity ?? null,
+    ...orNull(i, ['unit_price', 'quantity']),
   };
 }
 
@@ -233,12 +228,7 @@ export function toDraftResponse(c: ConsignmentRecord, locale: Locale, form: 'cre
     consignee: party(c.consignee, form),
     packages: c.packages.map((p) => ({
       id: p.id,
-      package_type: p.package_type ?? null,
-      post_type: p.post_type ?? null,
-      weight: p.weight ?? null,
-      width: p.width ?? null,
-      length: p.length ?? null,
-      height: p.height ?? null,
+      ...orNull(p, ['package_type', 'post_type', 'weight', 'width', 'length', 'height']),
       desi: p.desi,
       dangerous_goods: p.dangerous_goods ?? null,
       items: (p.items ?? []).map(item),
@@ -312,8 +302,7 @@ export function toDetailResponse(c: ConsignmentRecord, ctx: DetailContext): z.ou
     })),
     packages: c.packages.map((p) => ({
       id: p.id,
-      package_type: p.package_type ?? null,
-      post_type: p.post_type ?? null,
+      ...orNull(p, ['package_type', 'post_type']),
       quantity: p.quantity,
       dangerous_goods: p.dangerous_goods ?? null,
       items: (p.items ?? []).map((i) => ({ ...item(i), category: i.category ?? null })),

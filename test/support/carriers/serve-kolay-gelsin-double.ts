@@ -7,41 +7,36 @@
  *   PORT=9402 WEBHOOK_URL=http://127.0.0.1:8080/api/v1/carrier-accounts/1001/status-updates \
  *     WEBHOOK_SECRET=a-long-webhook-secret npx tsx test/support/carriers/serve-kolay-gelsin-double.ts
  */
-import { createInterface } from 'node:readline';
 import { startKolayGelsinDouble } from './kolay-gelsin-double';
+import { serveDouble } from './serve-double';
 
 async function main(): Promise<void> {
   const kg = await startKolayGelsinDouble({ port: Number(process.env.PORT ?? 9402) });
   console.log(`Kolay Gelsin API test double at ${kg.baseUrl}`);
   console.log(`credentials: token ${kg.token}, customer_id 20, address_id 28`);
-  let shown = 0;
-  setInterval(() => {
-    for (const r of kg.requests.slice(shown)) {
+  serveDouble(
+    kg,
+    (r) => {
       const verdict = r.validationErrors?.length ? `contract violations: ${r.validationErrors.join('; ')}` : 'within the contract';
       console.log(`${r.method} ${r.path} → ${r.status ?? '…'} ${r.outcome} (${verdict})`);
       if (r.operation === 'SaveIntegrationShipment') console.log(`  ${JSON.stringify(r.body)}`);
-    }
-    shown = kg.requests.length;
-  }, 250).unref();
-  createInterface({ input: process.stdin }).on('line', (line) => {
-    const [command, shipmentId, code] = line.trim().split(/\s+/);
-    if (command !== 'event' || !shipmentId || !code) return;
-    try {
-      const payload = kg.advance(shipmentId, Number(code));
-      const url = process.env.WEBHOOK_URL;
-      if (!url) return console.log(`${shipmentId}: event ${code} added (no WEBHOOK_URL: nothing pushed)`);
-      const auth = { type: 'basic' as const, username: 'consignflow', password: process.env.WEBHOOK_SECRET ?? '' };
-      kg.pushWebhook(url, payload, auth).then(
-        (pushed) => console.log(`${shipmentId}: event ${code} added, webhook pushed → HTTP ${pushed.status} ${pushed.body}`),
-        (error: Error) => console.log(`${shipmentId}: event ${code} added, webhook failed: ${error.message}`),
-      );
-    } catch (error) {
-      console.log((error as Error).message);
-    }
-  });
-  const stop = () => void kg.close().then(() => process.exit(0));
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+    },
+    ([command, shipmentId, code]) => {
+      if (command !== 'event' || !shipmentId || !code) return;
+      try {
+        const payload = kg.advance(shipmentId, Number(code));
+        const url = process.env.WEBHOOK_URL;
+        if (!url) return console.log(`${shipmentId}: event ${code} added (no WEBHOOK_URL: nothing pushed)`);
+        const auth = { type: 'basic' as const, username: 'consignflow', password: process.env.WEBHOOK_SECRET ?? '' };
+        kg.pushWebhook(url, payload, auth).then(
+          (pushed) => console.log(`${shipmentId}: event ${code} added, webhook pushed → HTTP ${pushed.status} ${pushed.body}`),
+          (error: Error) => console.log(`${shipmentId}: event ${code} added, webhook failed: ${error.message}`),
+        );
+      } catch (error) {
+        console.log((error as Error).message);
+      }
+    },
+  );
 }
 
 void main();

@@ -7,40 +7,35 @@
  *
  *   PORT=9401 npx tsx test/support/carriers/serve-mydhl-double.ts
  */
-import { createInterface } from 'node:readline';
 import { startMyDhlDouble } from './mydhl-double';
+import { serveDouble } from './serve-double';
 
 async function main(): Promise<void> {
   const dhl = await startMyDhlDouble({ port: Number(process.env.PORT ?? 9401), labelPerPiece: process.env.MYDHL_LABEL_PER_PIECE === '1' });
   console.log(`MyDHL API test double at ${dhl.baseUrl}`);
   console.log(`credentials: username ${dhl.username}, password ${dhl.password}; any account number`);
-  let shown = 0;
-  setInterval(() => {
-    for (const r of dhl.requests.slice(shown)) {
+  serveDouble(
+    dhl,
+    (r) => {
       const verdict = r.validationErrors.length ? `contract violations: ${r.validationErrors.join('; ')}` : 'within the contract';
       console.log(`${r.method} ${r.path} → ${r.status ?? '…'} (${verdict})`);
       const content = (r.body as { content?: { incoterm?: string; exportDeclaration?: { lineItems?: unknown[] } } } | undefined)?.content;
       if (r.operation === 'shipments.create' && content)
         console.log(`  incoterm ${content.incoterm}, customs line items ${JSON.stringify(content.exportDeclaration?.lineItems ?? [])}`);
       if (r.fault) console.log(`  fault: ${r.fault}`);
-    }
-    shown = dhl.requests.length;
-  }, 250).unref();
-  createInterface({ input: process.stdin }).on('line', (line) => {
-    const [command, waybill] = line.trim().split(/\s+/);
-    if (command === 'deliver' && waybill) {
-      dhl.setTracking(waybill, 'delivered');
-      console.log(`${waybill}: tracking now ends with DHL's delivered checkpoint (OK)`);
-    }
-    if (command === 'lose') {
-      const times = Math.max(1, Number(waybill ?? 1) || 1);
-      dhl.failNext({ kind: 'applyThenDrop' }, { operation: 'shipments.create', times });
-      console.log(`the next ${times} shipment creation(s) book, then drop the connection without an answer`);
-    }
-  });
-  const stop = () => void dhl.close().then(() => process.exit(0));
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+    },
+    ([command, waybill]) => {
+      if (command === 'deliver' && waybill) {
+        dhl.setTracking(waybill, 'delivered');
+        console.log(`${waybill}: tracking now ends with DHL's delivered checkpoint (OK)`);
+      }
+      if (command === 'lose') {
+        const times = Math.max(1, Number(waybill ?? 1) || 1);
+        dhl.failNext({ kind: 'applyThenDrop' }, { operation: 'shipments.create', times });
+        console.log(`the next ${times} shipment creation(s) book, then drop the connection without an answer`);
+      }
+    },
+  );
 }
 
 void main();

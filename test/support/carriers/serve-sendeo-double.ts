@@ -9,8 +9,8 @@
  *   #                   "settings": {"base_url": "http://127.0.0.1:9403"}}
  *   # optional: TRACKING_CACHE_MS=1800000 to emulate TRACKDELIVERY's 30-minute cache
  */
-import { createInterface } from 'node:readline';
 import { SENDEO_STATUSES, SENDEO_TEST_CUSTOMER, startSendeoDouble } from './sendeo-double';
+import { serveDouble } from './serve-double';
 
 async function main(): Promise<void> {
   const sendeo = await startSendeoDouble({ port: Number(process.env.PORT ?? 9403), trackingCacheMs: Number(process.env.TRACKING_CACHE_MS ?? 0) });
@@ -18,9 +18,9 @@ async function main(): Promise<void> {
   console.log(
     `credentials: customer_code ${SENDEO_TEST_CUSTOMER.code}, password ${SENDEO_TEST_CUSTOMER.password} (CustomerId ${SENDEO_TEST_CUSTOMER.customerId})`,
   );
-  let shown = 0;
-  setInterval(() => {
-    for (const r of sendeo.requests.slice(shown)) {
+  serveDouble(
+    sendeo,
+    (r) => {
       const verdict = r.validationErrors.length ? `contract violations: ${r.validationErrors.join('; ')}` : 'within the contract';
       const ignored = r.unknownFields.length ? ` (ignored fields: ${r.unknownFields.join(', ')})` : '';
       console.log(`${r.method} ${r.path} → ${r.status ?? '…'} ${r.outcome}${r.fault ? ` [fault ${r.fault}]` : ''} (${verdict})${ignored}`);
@@ -28,28 +28,23 @@ async function main(): Promise<void> {
         const d = [...sendeo.deliveries.values()].find((x) => x.rawRequest === r.body);
         if (d) console.log(`  ReferenceNo ${d.referenceNo} → TrackingNumber ${d.trackingNumber}, ${d.pieces} piece(s): ${d.barcodeNumbers.join(', ')}`);
       }
-    }
-    shown = sendeo.requests.length;
-  }, 250).unref();
-  createInterface({ input: process.stdin }).on('line', (line) => {
-    const [command, referenceNo, statusId] = line.trim().split(/\s+/);
-    try {
-      if (command === 'status' && referenceNo && statusId) {
-        sendeo.advance(referenceNo, Number(statusId));
-        console.log(`${referenceNo}: status ${statusId} ${SENDEO_STATUSES[Number(statusId)].name} added`);
-      } else if (command === 'statuses') {
-        for (const [id, s] of Object.entries(SENDEO_STATUSES)) console.log(`${id} ${s.name} — ${s.description}`);
-      } else if (command === 'expire') {
-        sendeo.expireTokens();
-        console.log('every token issued so far now answers 401');
+    },
+    ([command, referenceNo, statusId]) => {
+      try {
+        if (command === 'status' && referenceNo && statusId) {
+          sendeo.advance(referenceNo, Number(statusId));
+          console.log(`${referenceNo}: status ${statusId} ${SENDEO_STATUSES[Number(statusId)].name} added`);
+        } else if (command === 'statuses') {
+          for (const [id, s] of Object.entries(SENDEO_STATUSES)) console.log(`${id} ${s.name} — ${s.description}`);
+        } else if (command === 'expire') {
+          sendeo.expireTokens();
+          console.log('every token issued so far now answers 401');
+        }
+      } catch (error) {
+        console.log((error as Error).message);
       }
-    } catch (error) {
-      console.log((error as Error).message);
-    }
-  });
-  const stop = () => void sendeo.close().then(() => process.exit(0));
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+    },
+  );
 }
 
 void main();

@@ -70,6 +70,15 @@ interface Fault {
   times?: number;
 }
 
+/** The remote's rate limit refusing `method path`: 429, with `Retry-After` (seconds) when given. */
+const rateLimited = (method: string, path: RegExp, retryAfter?: string): Fault => ({
+  method,
+  path,
+  status: 429,
+  ...(retryAfter !== undefined && { headers: { 'retry-after': retryAfter } }),
+  body: { status: false, errors: [{ message: 'Rate limit exceeded.' }] },
+});
+
 const STATUS_NAMES: Record<number, string> = {
   24: 'NEW_DRAFT',
   2: 'LABEL_CREATED',
@@ -483,6 +492,13 @@ describe('ConsignmentApiCarrier', () => {
     const COST = { providerId: PROVIDER_ID, baseCost: 0, currency: 'TRY', transitDays: 0, serviceName: 'Our shipping service (ORDER-1)' };
     const calls = () => remote.requests.map((r) => `${r.method} ${r.path}`);
     const LABEL_DOWNLOAD = /^GET \/api\/v1\/labels\/\d+\/RMT9001\.pdf$/;
+    /** The calls of a booking that finds its consignment already processed: create (replayed or not), process, then details and the label. */
+    const RECOVERED_BY_DETAILS = [
+      'POST /api/v1/consignments/draft',
+      'POST /api/v1/consignments/draft/9001/start-process',
+      'GET /api/v1/consignments/9001/details',
+      expect.stringMatching(LABEL_DOWNLOAD),
+    ];
 
     it('creates the draft at the remote with an idempotency key straight away, processes it and returns its barcode, id and label', async () => {
       const booking = await carrier().book(request());
@@ -542,12 +558,7 @@ describe('ConsignmentApiCarrier', () => {
       const second = await c.book(request());
 
       expect(remote.consignments.size).toBe(1);
-      expect(calls()).toEqual([
-        'POST /api/v1/consignments/draft',
-        'POST /api/v1/consignments/draft/9001/start-process',
-        'GET /api/v1/consignments/9001/details',
-        expect.stringMatching(LABEL_DOWNLOAD),
-      ]);
+      expect(calls()).toEqual(RECOVERED_BY_DETAILS);
       const [create] = remote.sent('POST /api/v1/consignments/draft');
       expect(create.headers['idempotency-key']).toBe(KEY);
       expect(create.replayed).toBe(true);
@@ -585,12 +596,7 @@ describe('ConsignmentApiCarrier', () => {
       remote.requests.length = 0;
       const booking = await c.book(request());
       expect(remote.consignments.size).toBe(1);
-      expect(calls()).toEqual([
-        'POST /api/v1/consignments/draft',
-        'POST /api/v1/consignments/draft/9001/start-process',
-        'GET /api/v1/consignments/9001/details',
-        expect.stringMatching(LABEL_DOWNLOAD),
-      ]);
+      expect(calls()).toEqual(RECOVERED_BY_DETAILS);
       expect(remote.sent('POST /api/v1/consignments/draft')[0].replayed).toBe(true);
       expect(booking.trackingCode).toBe('RMT9001');
       expect(booking.carrierReference).toBe('9001');
@@ -678,12 +684,7 @@ describe('ConsignmentApiCarrier', () => {
       remote.processAnswersConflict = true;
       const booking = await carrier().book(request());
       expect(remote.consignments.size).toBe(1);
-      expect(calls()).toEqual([
-        'POST /api/v1/consignments/draft',
-        'POST /api/v1/consignments/draft/9001/start-process',
-        'GET /api/v1/consignments/9001/details',
-        expect.stringMatching(LABEL_DOWNLOAD),
-      ]);
+      expect(calls()).toEqual(RECOVERED_BY_DETAILS);
       expect(booking.trackingCode).toBe('RMT9001');
       expect(booking.label!.content.equals(remote.consignments.get(9001)!.label!.pdf)).toBe(true);
       expect(booking.cost).toEqual(COST);
@@ -824,13 +825,7 @@ describe('ConsignmentApiCarrier', () => {
       });
 
       it('429 with Retry-After: 7 on the create → CarrierBusyError retrying in 7 s', async () => {
-        remote.faults.push({
-          method: 'POST',
-          path: CREATE,
-          status: 429,
-          headers: { 'retry-after': '7' },
-          body: { status: false, errors: [{ message: 'Rate limit exceeded.' }] },
-        });
+        remote.faults.push(rateLimited('POST', CREATE, '7'));
         const error = await failure(carrier().book(request()));
         expect(error).toBeInstanceOf(CarrierBusyError);
         expect((error as CarrierBusyError).retryAfterMs).toBe(7_000);
@@ -840,7 +835,7 @@ describe('ConsignmentApiCarrier', () => {
       });
 
       it('429 without Retry-After on the create → CarrierBusyError with a default delay', async () => {
-        remote.faults.push({ method: 'POST', path: CREATE, status: 429, body: { status: false, errors: [{ message: 'Rate limit exceeded.' }] } });
+        remote.faults.push(rateLimited('POST', CREATE));
         const error = await failure(carrier().book(request()));
         expect(error).toBeInstanceOf(CarrierBusyError);
         expect((error as CarrierBusyError).retryAfterMs).toBeGreaterThanOrEqual(1_000);
@@ -849,13 +844,7 @@ describe('ConsignmentApiCarrier', () => {
 
       it('429 on the lookup by reference of a recovery → CarrierBusyError', async () => {
         remote.seed({ reference_no: 'ORDER-1', status: 2 });
-        remote.faults.push({
-          method: 'GET',
-          path: /find\/reference_no/,
-          status: 429,
-          headers: { 'retry-after': '3' },
-          body: { status: false, errors: [{ message: 'Rate limit exceeded.' }] },
-        });
+        remote.faults.push(rateLimited('GET', /find\/reference_no/, '3'));
         const error = await failure(carrier().book(request()));
         expect(error).toBeInstanceOf(CarrierBusyError);
         expect((error as CarrierBusyError).retryAfterMs).toBe(3_000);
@@ -1008,19 +997,17 @@ describe('ConsignmentApiCarrier', () => {
 
   describe('track', () => {
     const shipment = (id: number) => ({ bookingKey: 'k', trackingCode: 'RMT', carrierReference: String(id) });
+    /** A remote consignment ORDER-1 in `status` with its status `history`. */
+    const tracked = (status: number, history: HistoryEntry[]) => remote.seed({ reference_no: 'ORDER-1', status, history });
 
     it("turns the remote's status history into tracking events, leaving out statuses that have none", async () => {
-      const c = remote.seed({
-        reference_no: 'ORDER-1',
-        status: 7,
-        history: [
-          entry(24, '2025-03-14 08:00:00'),
-          entry(2, '2025-03-14 09:00:00'),
-          entry(4, '2025-03-14 10:15:00', { location: 'İstanbul hub', message: 'Picked up' }),
-          entry(5, '2025-03-15 01:02:03', { location: 'Ankara' }),
-          entry(7, '2025-03-15 23:59:59', { message: 'Signed by G. Hopper' }),
-        ],
-      });
+      const c = tracked(7, [
+        entry(24, '2025-03-14 08:00:00'),
+        entry(2, '2025-03-14 09:00:00'),
+        entry(4, '2025-03-14 10:15:00', { location: 'İstanbul hub', message: 'Picked up' }),
+        entry(5, '2025-03-15 01:02:03', { location: 'Ankara' }),
+        entry(7, '2025-03-15 23:59:59', { message: 'Signed by G. Hopper' }),
+      ]);
       const events = await carrier().track(shipment(c.id));
       expect(events).toEqual([
         {
@@ -1049,15 +1036,11 @@ describe('ConsignmentApiCarrier', () => {
     });
 
     it("maps remote status numbers by the settings' status_map before names", async () => {
-      const c = remote.seed({
-        reference_no: 'ORDER-1',
-        status: 77,
-        history: [
-          entry(24, '2025-03-14 08:00:00'),
-          entry(77, '2025-03-16 12:00:00', { status_name: 'FOO' }),
-          entry(78, '2025-03-16 13:00:00', { status_name: 'BAR' }),
-        ],
-      });
+      const c = tracked(77, [
+        entry(24, '2025-03-14 08:00:00'),
+        entry(77, '2025-03-16 12:00:00', { status_name: 'FOO' }),
+        entry(78, '2025-03-16 13:00:00', { status_name: 'BAR' }),
+      ]);
       const mapped = await carrier({ settings: { provider_id: 1, status_map: { '77': 7 } } }).track(shipment(c.id));
       expect(mapped).toEqual([
         {
@@ -1073,7 +1056,7 @@ describe('ConsignmentApiCarrier', () => {
     });
 
     it('uses the clock for a history entry without a usable time', async () => {
-      const c = remote.seed({ reference_no: 'ORDER-1', status: 5, history: [entry(5, '15/03/2025 01:02')] });
+      const c = tracked(5, [entry(5, '15/03/2025 01:02')]);
       const [event] = await carrier().track(shipment(c.id));
       expect(event.event).toBe('IN_TRANSIT');
       expect(event.occurredAt).toEqual(NOW);

@@ -103,25 +103,19 @@ describe('DhlExpressCarrier', () => {
     // The shipper's local time (Istanbul, UTC+3) with its offset, ten minutes ahead (the document advises against "now").
     expect(body.plannedShippingDateAndTime).toBe('2026-11-24T12:40:00 GMT+03:00');
     expect(body.content).toMatchObject({ isCustomsDeclarable: true, incoterm: 'DDU', declaredValue: 73, declaredValueCurrency: 'EUR' });
+    // Our items as the contract's line items: made in Turkey, counted in pieces, 1 kg each (the package's weight shared out).
+    const lineItem = (number: number, description: string, price: number, quantity: number, hsCode: string) => ({
+      number,
+      description,
+      price,
+      quantity: { value: quantity, unitOfMeasurement: 'PCS' },
+      commodityCodes: [{ typeCode: 'outbound', value: hsCode }],
+      manufacturerCountry: 'TR',
+      weight: { netValue: 1, grossValue: 1 },
+    });
     expect(body.content.exportDeclaration.lineItems).toEqual([
-      {
-        number: 1,
-        description: 'Kilim yastık kılıfı',
-        price: 24.5,
-        quantity: { value: 2, unitOfMeasurement: 'PCS' },
-        commodityCodes: [{ typeCode: 'outbound', value: '630493000000' }],
-        manufacturerCountry: 'TR',
-        weight: { netValue: 1, grossValue: 1 },
-      },
-      {
-        number: 2,
-        description: 'Türk kahvesi 250 g',
-        price: 8,
-        quantity: { value: 3, unitOfMeasurement: 'PCS' },
-        commodityCodes: [{ typeCode: 'outbound', value: '090121000000' }],
-        manufacturerCountry: 'TR',
-        weight: { netValue: 1, grossValue: 1 },
-      },
+      lineItem(1, 'Kilim yastık kılıfı', 24.5, 2, '630493000000'),
+      lineItem(2, 'Türk kahvesi 250 g', 8, 3, '090121000000'),
     ]);
     expect(body.content.exportDeclaration.invoice).toEqual({ number: 'INV-2026-1001', date: '2026-11-24' });
     expect(booking.trackingCode).toMatch(/^\d{10}$/);

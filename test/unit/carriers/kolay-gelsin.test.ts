@@ -4,6 +4,7 @@ import { RemoteUnavailableError } from '../../../src/carriers/carrier-http';
 import { recipientRequest, KolayGelsinCarrier, shipmentIdsInWebhook, type KolayGelsinSettings } from '../../../src/carriers/kolay-gelsin';
 import { plateCode } from '../../../src/carriers/turkish-provinces';
 import { createOutboundHttp } from '../../../src/http/outbound';
+import { domesticBookingRequest } from '../../support/carriers/booking-request';
 import { startKolayGelsinDouble, type KolayGelsinDouble } from '../../support/carriers/kolay-gelsin-double';
 import { failure } from '../../support/failure';
 
@@ -45,28 +46,8 @@ const carrier = (settings: Partial<KolayGelsinSettings> = {}, token = kg.token) 
 let serial = 0;
 function request(overrides: Partial<BookingRequest> = {}): BookingRequest {
   serial += 1;
-  const barcode = `CF0000000${String(1000 + serial)}1`;
-  return {
-    bookingKey: `00000000-0000-4000-8000-${String(serial).padStart(12, '0')}`,
-    shipment: { fromCountry: 'TR', toCountry: 'TR', weightKg: 3, desi: 2, packageCount: 1 },
-    serviceBarcode: barcode,
-    reference: `SHOP-${serial}`,
-    labelFormat: 'pdf',
-    draft: {
-      consignor: { name: 'Anadolu Butik', country: 'TR', city: 'Kadıköy', state: 'İstanbul', address: 'Moda Cad. No:12' },
-      consignee: {
-        name: 'Şükrü Öztürk',
-        country: 'TR',
-        city: 'Çankaya',
-        state: 'Ankara',
-        postal_code: '06420',
-        address: 'Atatürk Blv. No:5',
-        phone_number: '+905551112233',
-      },
-      packages: [{ package_type: 1, weight: 3, length: 30, width: 20, height: 15, items: [{ description: 'Kupa', quantity: 1 }] }],
-    },
-    ...overrides,
-  };
+  const serviceBarcode = `CF0000000${String(1000 + serial)}1`;
+  return { ...domesticBookingRequest(serial, { serviceBarcode, reference: `SHOP-${serial}`, consigneePhone: '+905551112233', packageKg: 3 }), ...overrides };
 }
 
 const sentBy = (from: number) => kg.requests.slice(from);

@@ -3,6 +3,7 @@ import { CarrierInputError, CarrierRefusedError, type BookingRequest } from '../
 import { RemoteUnavailableError } from '../../../src/carriers/carrier-http';
 import { EVENT_OF_SENDEO_STATUS, SendeoCarrier, sendeoDate, sendeoPhone, type SendeoSettings } from '../../../src/carriers/sendeo';
 import { createOutboundHttp } from '../../../src/http/outbound';
+import { domesticBookingRequest } from '../../support/carriers/booking-request';
 import { SENDEO_STATUSES, SENDEO_TEST_CUSTOMER, startSendeoDouble, type SendeoDouble } from '../../support/carriers/sendeo-double';
 import { failure } from '../../support/failure';
 
@@ -46,29 +47,10 @@ const carrier = (settings: Partial<SendeoSettings> = {}, password: string = SEND
 let serial = 0;
 function request(overrides: Partial<BookingRequest> = {}, draft: Partial<BookingRequest['draft']> = {}): BookingRequest {
   serial += 1;
-  const barcode = `CF0000000${String(2000 + serial)}4`;
-  return {
-    bookingKey: `00000000-0000-4000-8000-${String(serial).padStart(12, '0')}`,
-    shipment: { fromCountry: 'TR', toCountry: 'TR', weightKg: 3, desi: 2, packageCount: 1 },
-    serviceBarcode: barcode,
-    reference: barcode,
-    labelFormat: 'pdf',
-    draft: {
-      consignor: { name: 'Anadolu Butik', country: 'TR', city: 'Kadıköy', state: 'İstanbul', address: 'Moda Cad. No:12', phone_number: '0216 555 11 22' },
-      consignee: {
-        name: 'Şükrü Öztürk',
-        country: 'TR',
-        city: 'Çankaya',
-        state: 'Ankara',
-        postal_code: '06420',
-        address: 'Atatürk Blv. No:5',
-        phone_number: '+90 555 111 22 33',
-      },
-      packages: [{ package_type: 1, weight: 2.4, length: 30, width: 20, height: 15, items: [{ description: 'Kupa', quantity: 1 }] }],
-      ...draft,
-    },
-    ...overrides,
-  };
+  const serviceBarcode = `CF0000000${String(2000 + serial)}4`;
+  const phones = { consignorPhone: '0216 555 11 22', consigneePhone: '+90 555 111 22 33' };
+  const booking = domesticBookingRequest(serial, { serviceBarcode, reference: serviceBarcode, ...phones, packageKg: 2.4 });
+  return { ...booking, draft: { ...booking.draft, ...draft }, ...overrides };
 }
 
 const sentBy = (from: number) => sd.requests.slice(from);

@@ -6,6 +6,7 @@ import { parseImportOptions, type ImportOptions } from '../../../src/imports/imp
 import { mapOrder, orderGroups, parseNumber, type MappedOrder } from '../../../src/imports/order-mapper';
 import { COLUMN_KEYS, resolveLayout, templateCsv, type PresetName } from '../../../src/imports/presets';
 import { DomainError } from '../../../src/domain/errors';
+import { SHOPIFY_ORDER_1001 } from './shopify-order-1001';
 
 const fixture = (name: string) => readFileSync(join(__dirname, '../../fixtures/imports', name));
 const consignor = { name: 'Anadolu Butik', country: 'TR', city: 'İstanbul', address: 'Moda Cd. 1', phone_number: '+902161234567' };
@@ -98,26 +99,8 @@ describe('Shopify preset', () => {
       reference_no: '#1001',
       preference: 1,
       consignor: { ...consignor },
-      consignee: {
-        name: 'Ayşe Yılmaz',
-        email: 'ayse.yilmaz@example.com',
-        phone_number: '+90 532 111 22 33',
-        address: 'Bağdat Cd. No:5, D:3',
-        city: 'İstanbul',
-        state: 'İstanbul',
-        state_code: 'TR-34',
-        postal_code: '34710', // Shopify's apostrophe before the zip is dropped
-        country: 'TR',
-      },
-      packages: [
-        {
-          package_type: 1,
-          items: [
-            { description: 'Pamuklu tişört - Beyaz / M [TS-001-M]', quantity: 2, unit_price: 149.9, currency_code: 'TRY' },
-            { description: 'Türk kahvesi, 250 g [TK-250]', quantity: 1, unit_price: 120, currency_code: 'TRY' },
-          ],
-        },
-      ],
+      consignee: { ...SHOPIFY_ORDER_1001.consignee, phone_number: '+90 532 111 22 33' },
+      packages: [{ package_type: 1, items: SHOPIFY_ORDER_1001.items }],
     });
     // A quoted note with a line break and quotes inside does not disturb the row; the company is the attention name.
     expect(orders[1].draft?.consignee).toMatchObject({ name: 'Şükrü Öztürk', attention_name: 'Öztürk Gıda Ltd. Şti.', address: 'Atatürk Blv. 112' });

@@ -7,6 +7,7 @@ import { mapOrder, orderGroups, type MappedOrder } from '../../../src/imports/or
 import { deliveryHeaders, isWooCommercePing, signBody, topicAction, verifySignature } from '../../../src/imports/order-webhooks';
 import { mapPlatformOrder, orderIdentity } from '../../../src/imports/platform-orders';
 import { resolveLayout } from '../../../src/imports/presets';
+import { SHOPIFY_ORDER_1001 } from './shopify-order-1001';
 
 const csv = (name: string) => readFileSync(join(__dirname, '../../fixtures/imports', name));
 const payload = (name: string) => readFileSync(join(__dirname, '../../fixtures/order-feeds', name));
@@ -103,25 +104,8 @@ describe('one mapping per platform: a webhook order gives the draft its CSV expo
       reference_no: '#1001',
       preference: 1,
       consignor,
-      consignee: {
-        name: 'Ayşe Yılmaz',
-        email: 'ayse.yilmaz@example.com',
-        address: 'Bağdat Cd. No:5, D:3',
-        city: 'İstanbul',
-        state: 'İstanbul',
-        state_code: 'TR-34',
-        postal_code: '34710',
-        country: 'TR',
-      },
-      packages: [
-        {
-          weight: 1.25,
-          items: [
-            { description: 'Pamuklu tişört - Beyaz / M [TS-001-M]', quantity: 2, unit_price: 149.9, currency_code: 'TRY' },
-            { description: 'Türk kahvesi, 250 g [TK-250]', quantity: 1, unit_price: 120, currency_code: 'TRY' },
-          ],
-        },
-      ],
+      consignee: SHOPIFY_ORDER_1001.consignee,
+      packages: [{ weight: 1.25, items: SHOPIFY_ORDER_1001.items }],
     });
     // The gift card does not ship (requires_shipping false): left out, in the export's column as in the webhook.
     expect(webhook.draft!.packages![0].items).toHaveLength(2);

@@ -3,15 +3,21 @@ import { Writable } from 'node:stream';
 import { stripVTControlCharacters } from 'node:util';
 import { createLogger, logFormatOf } from '../../../src/runtime';
 
+/** A stream that keeps what the logger writes to it, chunk by chunk. */
+function lineSink(): { lines: string[]; sink: Writable } {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  return { lines, sink };
+}
+
 describe('the process logger', () => {
   it('redacts API keys and carrier-account webhook secrets in logged headers', () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
+    const { lines, sink } = lineSink();
     const logger = createLogger('info', sink);
     const headers = { apikey: 'cf_secretKey', authorization: 'APIKEY cf_secretKey', 'x-consignflow-account-secret': 'hook-secret', 'user-agent': 'curl' };
     logger.info({ req: { headers } }, 'request');
@@ -24,13 +30,7 @@ describe('the process logger', () => {
   });
 
   it('writes pretty lines for people when asked (a terminal, by default), with the same redaction', () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
+    const { lines, sink } = lineSink();
     createLogger('info', sink, 'pretty').info({ reqId: 'r-1', headers: { apikey: 'cf_secretKey' } }, 'request completed');
     // Without the colour codes.
     const text = stripVTControlCharacters(lines.join(''));
