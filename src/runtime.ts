@@ -16,6 +16,7 @@ import type { ImportTuning } from '../workflows/import.messages';
 import { createWebhookService } from './services/webhooks.service';
 import type { Config } from './config';
 import { bootstrapApiKeys } from './db/customers.repository';
+import { prepareDetailLookups } from './db/consignments.repository';
 import { isDatabaseReachable, openDatabase, type Database } from './db/database';
 import { migrate } from './db/migrate';
 import { connectClient, ensureSearchAttributes, isTemporalReachable } from './temporal/client';
@@ -139,6 +140,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     if (!options.db) stops.push(() => db.close());
     const applied = await migrate(db);
     if (applied.length) logger.info({ migrations: applied }, 'database migrated');
+    if (options.api) await prepareDetailLookups(db);
     if (options.api && config.addressCountries.length > 0) {
       // Versioned and idempotent: the first start loads (seconds), later starts only compare versions.
       const { loaded } = await ensureAddressData(db, { countries: config.addressCountries, log: (msg) => logger.info(msg) });

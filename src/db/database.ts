@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Pool, PoolClient } from 'pg';
 import { timeStage } from '../stage-timing';
-import { startPgliteThread } from './pglite-thread';
+import { startPgliteThread, type ReadBatch } from './pglite-thread';
 
 /** What repositories need: parameterised SQL returning rows. Both PGlite and a pg pool/client provide it. */
 export interface Queryable {
@@ -11,7 +11,7 @@ export interface Queryable {
    * A read that may be answered from a cache kept good by the database's own record of changes (only PGlite's
    * thread has one: `pglite-thread.ts`); the rows are shared and must not be changed. Absent: use `query`.
    */
-  cachedQuery?<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
+  cachedQuery?<T = Record<string, unknown>>(sql: string, params?: unknown[], batch?: ReadBatch): Promise<{ rows: T[] }>;
 }
 
 export interface Database extends Queryable {
@@ -19,7 +19,7 @@ export interface Database extends Queryable {
   /** Runs `fn` in one transaction; rolls back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** The read cache's hits and misses so far (PGlite's thread only). */
-  readCacheStats?(): { hits: number; misses: number };
+  readCacheStats?(): { hits: number; misses: number; batched: number };
   /** Runs `fn` while holding a database-wide advisory lock (migrations, seeding). */
   withLock<T>(key: number, fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -53,7 +53,7 @@ function timedDatabase(db: Database): Database {
   return {
     ...db,
     query: (sql, params) => timeStage('db', () => db.query(sql, params)),
-    ...(db.cachedQuery && { cachedQuery: (sql, params) => timeStage('db', () => db.cachedQuery!(sql, params)) }),
+    ...(db.cachedQuery && { cachedQuery: (sql, params, batch) => timeStage('db', () => db.cachedQuery!(sql, params, batch)) }),
     transaction: (fn) => timeStage('db', () => db.transaction(fn)),
   };
 }
@@ -77,7 +77,7 @@ async function openPglite(dataDir: string | undefined, inThread: boolean, thread
     return {
       kind: 'pglite',
       query: (sql, params) => thread.query(sql, params),
-      cachedQuery: (sql, params) => thread.cachedQuery(sql, params),
+      cachedQuery: (sql, params, batch) => thread.cachedQuery(sql, params, batch),
       readCacheStats: () => thread.cacheStats(),
       transaction: async (fn) => {
         const tx = await thread.begin();

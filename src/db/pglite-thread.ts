@@ -271,6 +271,20 @@ function revive<T>(rows: unknown[]): T[] {
 export const CACHED_READS = 2000;
 
 /**
+ * How a read of many at once is asked: `sql` takes as its $k the array of every read's $k (e.g. `unnest($1::bigint[],
+ * $2::int[]) WITH ORDINALITY AS k(id, customer_id, n)`) and answers each row with `n`, the 1-based position of the
+ * read it belongs to, beside the columns the single read answers.
+ */
+export interface ReadBatch {
+  sql: string;
+}
+
+/** Reads in one batch at most. */
+const MAX_BATCH = 100;
+
+type Waiting = { params: unknown[]; key: string; resolve: (rows: unknown[]) => void; reject: (error: Error) => void };
+
+/**
  * The changes the thread reported as committed, counted per table ('*': every table). A cached read is good
  * as long as none of the tables it read has changed since it was sent.
  */
@@ -298,6 +312,7 @@ class TableChanges {
 class ReadCache {
   hits = 0;
   misses = 0;
+  batched = 0;
   private readonly entries = new Map<string, { rows: unknown[]; reads: string[]; asOf: number }>();
   constructor(
     private readonly changes: TableChanges,
@@ -381,26 +396,75 @@ export async function startPgliteThread(options: PgliteThreadOptions) {
   const call = (message: Record<string, unknown>) => send(message).answer;
   await opened;
   const cache = new ReadCache(changes, options.cachedReads ?? CACHED_READS);
+  /** Sends a read, keeping its rows in the cache unless something it read changed meanwhile. */
+  const readOnce = async <T>(sql: string, params: unknown[], key: string): Promise<T[]> => {
+    const since = changes.count;
+    const { id, answer } = send({ op: 'query', sql, params, cache: true });
+    const rows = revive<T>(await answer);
+    const reads = readsOf.get(id);
+    readsOf.delete(id);
+    if (reads) cache.set(key, rows, reads, since);
+    return rows;
+  };
+  /** Reads waiting for their text's statement in flight, by batch text. */
+  const batches = new Map<string, { busy: boolean; waiting: Waiting[] }>();
+  /** Sends the waiting reads together, then those that came meanwhile, until none waits. */
+  const readBatches = async (sql: string, batch: ReadBatch, queue: { busy: boolean; waiting: Waiting[] }) => {
+    while (queue.waiting.length) {
+      const reads = queue.waiting.splice(0, MAX_BATCH);
+      try {
+        if (reads.length === 1) {
+          reads[0].resolve(await readOnce(sql, reads[0].params, reads[0].key));
+          continue;
+        }
+        const since = changes.count;
+        // $k of the batch: the array of every read's $k.
+        const params = reads[0].params.map((_, k) => reads.map((read) => read.params[k]));
+        const { id, answer } = send({ op: 'query', sql: batch.sql, params, cache: true });
+        const rows = revive<Record<string, unknown>>(await answer);
+        const tables = readsOf.get(id);
+        readsOf.delete(id);
+        const answers = reads.map((): unknown[] => []);
+        for (const { n, ...row } of rows) answers[Number(n) - 1].push(row);
+        cache.batched += reads.length;
+        reads.forEach((read, i) => {
+          if (tables) cache.set(read.key, answers[i], tables, since);
+          read.resolve(answers[i]);
+        });
+      } catch (error) {
+        for (const read of reads) read.reject(error as Error);
+      }
+    }
+    queue.busy = false;
+  };
 
   return {
     query: async <T>(sql: string, params?: unknown[], tx?: number): Promise<{ rows: T[] }> => ({
       rows: revive<T>(await call({ op: 'query', sql, params, tx })),
     }),
-    /** A read (outside any transaction) answered from the read cache when nothing it reads has changed since. */
-    cachedQuery: async <T>(sql: string, params: unknown[] = []): Promise<{ rows: T[] }> => {
+    /**
+     * A read (outside any transaction) answered from the read cache when nothing it reads has changed since.
+     * With `batch`, reads of the same text that miss while one is with the database wait for it and then go
+     * together as one statement (ReadBatch): under load the thread's cost per read falls to a third or less.
+     */
+    cachedQuery: async <T>(sql: string, params: unknown[] = [], batch?: ReadBatch): Promise<{ rows: T[] }> => {
       const key = `${cache.textNo(sql)} ${JSON.stringify(params)}`;
       const hit = cache.get(key);
       if (hit) return { rows: hit as T[] };
-      const since = changes.count;
-      const { id, answer } = send({ op: 'query', sql, params, cache: true });
-      const rows = revive<T>(await answer);
-      const reads = readsOf.get(id);
-      readsOf.delete(id);
-      if (reads) cache.set(key, rows, reads, since);
-      return { rows };
+      if (!batch) return { rows: await readOnce<T>(sql, params, key) };
+      let queue = batches.get(batch.sql);
+      if (!queue) batches.set(batch.sql, (queue = { busy: false, waiting: [] }));
+      if (queue.busy)
+        return { rows: await new Promise<T[]>((resolve, reject) => queue.waiting.push({ params, key, resolve: resolve as Waiting['resolve'], reject })) };
+      queue.busy = true;
+      try {
+        return { rows: await readOnce<T>(sql, params, key) };
+      } finally {
+        void readBatches(sql, batch, queue);
+      }
     },
-    /** How many cached reads were answered from the cache and how many went to the database. */
-    cacheStats: () => ({ hits: cache.hits, misses: cache.misses }),
+    /** How many cached reads were answered from the cache, how many went to the database, and of those how many in batches. */
+    cacheStats: () => ({ hits: cache.hits, misses: cache.misses, batched: cache.batched }),
     /** Opens a transaction: its id, for query/commit/rollback. */
     begin: async (): Promise<number> => {
       const { id, answer } = send({ op: 'begin' });

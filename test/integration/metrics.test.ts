@@ -76,6 +76,28 @@ describe('GET /metrics', () => {
     }
   });
 
+  it("answers lookups sent together each with its own consignment, and another customer's as not found", async () => {
+    const a = await svc.customer('Together A');
+    const b = await svc.customer('Together B');
+    const mine = await Promise.all([1, 2, 3, 4, 5].map((i) => consignmentApi(svc, a.apiKey).draft(draftBody({ reference_no: `TOGETHER-${i}` }))));
+    const theirs = await consignmentApi(svc, b.apiKey).draft(draftBody({ reference_no: 'THEIRS' }));
+    const asks = [
+      ...mine.flatMap((d) => [
+        { id: d.id, apiKey: a.apiKey, found: `TOGETHER-${mine.indexOf(d) + 1}` },
+        { id: d.id, apiKey: b.apiKey },
+      ]),
+      { id: theirs.id, apiKey: a.apiKey },
+      { id: theirs.id, apiKey: b.apiKey, found: 'THEIRS' },
+    ];
+    const answers = await Promise.all(
+      [...asks, ...asks].map((ask) => svc.request({ method: 'GET', url: `/api/v1/consignments/${ask.id}/details`, apiKey: ask.apiKey })),
+    );
+    answers.forEach((res, i) => {
+      const ask = [...asks, ...asks][i];
+      expect([res.statusCode, ask.found ? JSON.parse(res.payload).data.reference_no : undefined]).toEqual([ask.found ? 200 : 404, ask.found]);
+    });
+  });
+
   it('counts event-loop stalls between scrapes and exports the GC pauses', async () => {
     const stalls = async () => {
       const text = (await svc.request({ method: 'GET', url: '/metrics' })).payload;

@@ -232,7 +232,7 @@ describe("the read cache of PGlite's thread", () => {
     await db.query('INSERT INTO unrelated (id, n) VALUES (1, 1)');
     await db.query('UPDATE unrelated SET n = n + 1');
     expect(await lookup()).toEqual([{ id: 1, note: 'new', lines: 2 }]);
-    expect(stats()).toEqual({ hits: before.hits + 1, misses: before.misses });
+    expect(stats()).toMatchObject({ hits: before.hits + 1, misses: before.misses });
     // Different parameters are a different read.
     expect((await db.cachedQuery!(read, [2])).rows).toEqual([]);
     expect(stats().misses).toBe(before.misses + 1);
@@ -282,6 +282,42 @@ describe("the read cache of PGlite's thread", () => {
       }),
     );
     expect(rows).toEqual([{ id: 1, note: 'committed', lines: 2 }]);
+  });
+
+  describe('reads of one text sent together', () => {
+    const batch = {
+      sql: `SELECT k.n, o.id, o.note, (SELECT count(*)::int FROM line l WHERE l.order_id = o.id) AS lines
+        FROM unnest($1::int[]) WITH ORDINALITY AS k(id, n) JOIN orders o ON o.id = k.id`,
+    };
+    const together = (ids: number[]) => Promise.all(ids.map((id) => db.cachedQuery!(read, [id], batch).then((r) => r.rows)));
+
+    beforeEach(async () => {
+      await db.query(`INSERT INTO orders (id, shop_id, note) SELECT g, 1, 'order ' || g FROM generate_series(2, 40) g`);
+    });
+
+    it('go as batches while one is with the database, each answered with its own rows, none with another’s', async () => {
+      const before = stats();
+      const ids = [3, 4, 999, 5, 3, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20];
+      const answers = await together(ids);
+      expect(answers).toEqual(ids.map((id) => (id === 999 ? [] : [{ id, note: `order ${id}`, lines: 0 }])));
+      expect(stats().batched - before.batched).toBeGreaterThanOrEqual(ids.length - 2); // the first went alone
+      // The batch's answers are kept per read.
+      const kept = stats();
+      expect(await together([4, 999, 20])).toEqual([[{ id: 4, note: 'order 4', lines: 0 }], [], [{ id: 20, note: 'order 20', lines: 0 }]]);
+      expect(stats().hits - kept.hits).toBe(3);
+    });
+
+    it('reads anew after a change, and fail together when their statement fails', async () => {
+      await together([21, 22, 23]);
+      await db.query(`UPDATE orders SET note = 'later' WHERE id BETWEEN 21 AND 23`);
+      expect((await together([21, 22, 23])).flat().map((r) => (r as { note: string }).note)).toEqual(['later', 'later', 'later']);
+      const broken = { sql: 'SELECT k.n, 1 / 0 AS boom FROM unnest($1::int[]) WITH ORDINALITY AS k(id, n)' };
+      const results = await Promise.allSettled([24, 25, 26, 27].map((id) => db.cachedQuery!(read, [id], broken)));
+      // The first went alone with the single text (it succeeds); the others as one batch, which failed.
+      expect(results[0].status).toBe('fulfilled');
+      expect(results.slice(1).map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+      expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: '22012' });
+    });
   });
 
   it('never keeps rows read before a change it hears of later: a read and a write sent together', async () => {
