@@ -111,6 +111,8 @@ const errorData = (error) => {
    * actions reach (a deleted consignment deletes its history) — '*' (everything) for a table with triggers of
    * its own and for statements without a plan (DDL and other utility statements, which also reset this map).
    * The read cache in the API's thread drops what a committed change may have touched (cachedQuery below).
+   * A plan does not show what a function of one's own reads or writes inside its body: the schema has none
+   * beyond triggers (taken as everything), and a read that called one could not be cached.
    */
   const effects = new Map();
   const MAX_EFFECTS = 1000;
