@@ -4,8 +4,10 @@
  * file, PGlite on a file), in a fresh data folder. Measured in the same run, first: the file-backed engine's
  * bare empty-workflow rate (the ratios' baseline), on an engine of its own so nothing else competes.
  *
- * Phases, one after the other (SERVICE_KEYS customers, each with its own API key; clients take them in turn):
- *   drafts     SERVICE_DRAFTS_N drafts from SERVICE_DRAFTS_C clients; then the wait until the outbox is drained
+ * Phases, one after the other (SERVICE_KEYS customers, each with its own API key; clients take them in turn); each
+ * begins when the previous one's work is done: its outbox drained, then the service and its engine quiet (under
+ * 10 % of a core for a quarter second; the waits are printed):
+ *   drafts     SERVICE_DRAFTS_N drafts from SERVICE_DRAFTS_C clients
  *   ship       SERVICE_SHIP_N draft + process (carrier choice, booking, PDF label) from SERVICE_SHIP_C clients
  *   lookups    SERVICE_LOOKUP_N lookups by id (GET /consignments/{id}/details) from SERVICE_LOOKUP_C clients,
  *              each with the key of the customer whose draft it asks for (a key's 300/min limit does not bind)
@@ -25,8 +27,10 @@
  * Env: SERVICE_DRAFTS_N (1000), SERVICE_DRAFTS_C (50), SERVICE_SHIP_N (200), SERVICE_SHIP_C (10),
  * SERVICE_LOOKUP_N (2000), SERVICE_LOOKUP_C (50), SERVICE_KEYS (8), SERVICE_ENV (extra settings for the service,
  * `NAME=value` separated by spaces, e.g. `PGLITE_WORKER=0`), BENCH_STAGES_TOP (the slowest share whose stages are
- * split, in %, 1), BENCH_SERVICE_LOG (a file for the service's log lines; default: dropped), BENCH_SERVICE_NODE_ARGS (Node options
- * for the service's process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles` to see where its threads spend their CPU).
+ * split, in %, 1), BENCH_SAMPLES_DUMP (a file for every request's sample, one JSON line each: phase, ms, stages,
+ * `at` = ms after the phase began), BENCH_SERVICE_LOG (a file for the service's log lines; default: dropped),
+ * BENCH_SERVICE_NODE_ARGS (Node options for the service's process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles`
+ * to see where its threads spend their CPU).
  */
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, openSync } from 'node:fs';
@@ -45,6 +49,7 @@ import {
   fmt,
   freePort,
   printTable,
+  processCpuSeconds,
   rssMb,
   runBench,
   runConcurrent,
@@ -225,6 +230,7 @@ async function phase(name: string, origin: string, pid: number, n: number, concu
     clientGc.disconnect();
   }
   const seconds = (performance.now() - t0) / 1000;
+  if (process.env.BENCH_SAMPLES_DUMP) appendFileSync(process.env.BENCH_SAMPLES_DUMP, samples.map((s) => JSON.stringify({ phase: name, ...s }) + '\n').join(''));
   const used = await engine.stop();
   const threadsAfter = serviceThreads(pid);
   const cpuMs: Record<string, number> = {};
@@ -372,6 +378,24 @@ async function readHistories(address: string, uuids: readonly string[], slowest:
   return report;
 }
 
+/**
+ * Waits until the service and its engine are quiet: together under 10 % of a core over a quarter second (the
+ * previous phase's background work — status events published, workflow tasks ending — is done); seconds waited.
+ */
+async function settled(pid: number): Promise<number> {
+  const t0 = performance.now();
+  const busy = () =>
+    Object.values(threadCpuSeconds(pid)).reduce((sum, s) => sum + s, 0) +
+    findProcesses('start-dev', `--port ${ENGINE_PORT} `).reduce((sum, p) => sum + (processCpuSeconds(p) ?? 0), 0);
+  for (let before = busy(); performance.now() - t0 < 60_000;) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = busy();
+    if (now - before < 0.025) break;
+    before = now;
+  }
+  return (performance.now() - t0) / 1000;
+}
+
 /** Waits until the service's outbox is empty (every created draft's workflow started); seconds waited. */
 async function outboxDrained(origin: string): Promise<number> {
   const t0 = performance.now();
@@ -415,6 +439,7 @@ runBench(async () => {
       await timed(http, 200, 'POST', `/api/v1/consignments/draft/${JSON.parse(draft.body).data.id}/start-process`, { apikey: keys[i % KEYS] });
     });
     await outboxDrained(service.origin);
+    await settled(pid);
 
     const created: { id: number; key: string }[] = [];
     const drafts = await phase('drafts', service.origin, pid, DRAFTS_N, DRAFTS_C, async (i) => {
@@ -426,7 +451,10 @@ runBench(async () => {
     // The drafts' workflows are started, but their first workflow tasks may still wait (the relay starts them at
     // a lower priority): those the ship phase then shares the engine and the worker with.
     const waiting = await workflowBacklog(`127.0.0.1:${temporalPort}`, SERVICE_ENV.TEMPORAL_TASK_QUEUE ?? 'consignments');
-    drafts.note = `outbox drained ${fmt(drainSeconds, 1)} s after the last draft; then ${waiting} workflow tasks of theirs still waited for a worker (the engine's approximate backlog)`;
+    const draftsSettle = await settled(pid);
+    drafts.note =
+      `outbox drained ${fmt(drainSeconds, 1)} s after the last draft; then ${waiting} workflow tasks of theirs still waited for a worker (the engine's approximate backlog); ` +
+      `the service and its engine were quiet again ${fmt(drainSeconds + draftsSettle, 1)} s after the last draft`;
 
     const shipped: string[] = [];
     const shipMs = new Map<string, number>();
@@ -445,6 +473,9 @@ runBench(async () => {
       return { ms: total, stages };
     });
 
+    const shipSettle = await settled(pid);
+    ship.note = `the service and its engine were quiet again ${fmt(shipSettle, 1)} s after the last processing`;
+
     const lookups = await phase('lookups by id', service.origin, pid, LOOKUP_N, LOOKUP_C, async (i) => {
       const { id, key } = created[i % created.length];
       return timed(http, 200, 'GET', `/api/v1/consignments/${id}/details`, { apikey: key });
@@ -461,7 +492,7 @@ runBench(async () => {
         return [p.name, p.n, clients[i], fmt(rate, 1), `${fmt(rate / bareRate, 2)}×`, fmt(lat.p50, 0), fmt(lat.p99, 0), fmt(lat.max, 0), p.failures];
       }),
     );
-    if (drafts.note) console.log(drafts.note);
+    for (const p of phases) if (p.note) console.log(p.note);
     const processLat = summarize(processSamples.map((s) => s.ms));
     console.log(`start-process alone: p50 ${fmt(processLat.p50, 0)} ms, p99 ${fmt(processLat.p99, 0)} ms, max ${fmt(processLat.max, 0)} ms`);
 

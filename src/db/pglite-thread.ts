@@ -456,14 +456,14 @@ export async function startPgliteThread(options: PgliteThreadOptions) {
       if (!batch) return { rows: await readOnce<T>(sql, params, key) };
       let queue = batches.get(batch.sql);
       if (!queue) batches.set(batch.sql, (queue = { busy: false, waiting: [] }));
-      if (queue.busy)
-        return { rows: await new Promise<T[]>((resolve, reject) => queue.waiting.push({ params, key, resolve: resolve as Waiting['resolve'], reject })) };
-      queue.busy = true;
-      try {
-        return { rows: await readOnce<T>(sql, params, key) };
-      } finally {
-        void readBatches(sql, batch, queue);
+      const rows = new Promise<T[]>((resolve, reject) => queue.waiting.push({ params, key, resolve: resolve as Waiting['resolve'], reject }));
+      if (!queue.busy) {
+        // The first miss waits for the rest of this turn of the event loop: a burst of requests read from the
+        // sockets together asks the database once, not once for the first and once for the rest.
+        queue.busy = true;
+        setImmediate(() => void readBatches(sql, batch, queue));
       }
+      return { rows: await rows };
     },
     /** How many cached reads were answered from the cache, how many went to the database, and of those how many in batches. */
     cacheStats: () => ({ hits: cache.hits, misses: cache.misses, batched: cache.batched }),
