@@ -192,7 +192,7 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
             // One entry per status change: how cheapest or fastest chose the carrier is part of this one.
             const booked = `Label created; booked with ${carrierName} (${booking.trackingCode})`;
             await insertHistory(tx, { consignmentId: record.id, status, message: plan.choice ? `${booked}. ${plan.choice}` : booked, eventKey: 'processed' });
-            const eventId = await appendStatusEvent(tx, {
+            const event = await appendStatusEvent(tx, {
               consignmentId: record.id,
               consignmentUuid: uuid,
               customerId: record.customer_id,
@@ -205,7 +205,7 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
               occurredAt: new Date(),
             });
             wrote = status;
-            return { record, labelId, eventId };
+            return { record, labelId, ...event };
           }),
         );
         // Counted once committed, and not again by a retry that finds it written.
@@ -240,7 +240,7 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
             occurredAt,
           });
           if (change.to === STATUS.CANCELLED) await voidLabels(tx, record.id);
-          await appendStatusEvent(tx, {
+          const event = await appendStatusEvent(tx, {
             consignmentId: record.id,
             consignmentUuid: change.uuid,
             customerId: record.customer_id,
@@ -252,7 +252,7 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
             location: change.location,
             occurredAt,
           });
-          return { record, eventId };
+          return { record, ...event };
         });
         if (moved) {
           metrics?.statusTransitions.inc({ from: statusName(change.from), to: statusName(change.to) });
@@ -289,7 +289,7 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
         const result = await db.transaction(async (tx) => {
           const { deleted, status } = await deleteDraftRow(tx, uuid);
           if (deleted) {
-            const eventId = await appendDeletedEvent(tx, {
+            const event = await appendDeletedEvent(tx, {
               consignmentId: deleted.id,
               consignmentUuid: uuid,
               customerId: deleted.customerId,
@@ -297,7 +297,7 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
               status: deleted.status,
             });
             deletedNow = true;
-            return { eventId };
+            return event;
           }
           if (status !== undefined) requireDraft(status);
           // Gone: deleted by an earlier attempt of this activity, whose event is in the outbox.

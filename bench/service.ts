@@ -303,6 +303,8 @@ interface HistoryReport {
   longestActivityWaitMs: number;
   /** waits of over 200 ms in the slowest consignments' histories: which task waited, after what */
   slowWaits: string[];
+  /** history events by kind, summed over the histories (each costs the engine a write) */
+  eventKinds: Map<string, number>;
 }
 
 /** How many workflow tasks wait for a worker in `taskQueue` (the engine's approximate backlog). */
@@ -333,6 +335,7 @@ async function readHistories(address: string, uuids: readonly string[], slowest:
     longestTaskWaitMs: 0,
     longestActivityWaitMs: 0,
     slowWaits: [],
+    eventKinds: new Map(),
   };
   const ms = (t: { seconds?: unknown; nanos?: number | null } | null | undefined) => Number(t?.seconds ?? 0) * 1000 + (t?.nanos ?? 0) / 1e6;
   try {
@@ -347,6 +350,7 @@ async function readHistories(address: string, uuids: readonly string[], slowest:
           ?.replace('EventAttributes', '') ?? '?';
       const startedAt = ms(events[0]?.eventTime);
       for (const [index, e] of events.entries()) {
+        report.eventKinds.set(kind(e), (report.eventKinds.get(kind(e)) ?? 0) + 1);
         const id = String(e.eventId);
         if (e.workflowTaskScheduledEventAttributes || e.activityTaskScheduledEventAttributes) scheduledAt.set(id, ms(e.eventTime));
         if (e.workflowTaskStartedEventAttributes) {
@@ -564,6 +568,10 @@ runBench(async () => {
     console.log(
       `\nWorkflow histories of the ${history.histories} processed consignments: ${history.workflowTaskTimeouts} workflow task timeouts, ${history.workflowTaskFailures} workflow task failures, ` +
         `${history.activityTimeouts} activity timeouts; longest wait for a worker: workflow task ${fmt(history.longestTaskWaitMs, 0)} ms, activity ${fmt(history.longestActivityWaitMs, 0)} ms`,
+    );
+    const perHistory = [...history.eventKinds].sort((a, b) => b[1] - a[1]);
+    console.log(
+      `  events per history: ${fmt(perHistory.reduce((sum, [, n]) => sum + n, 0) / history.histories, 1)} (${perHistory.map(([k, n]) => `${k} ${fmt(n / history.histories, 1)}`).join(', ')})`,
     );
     for (const line of history.slowWaits) console.log(`  ${line}`);
   } finally {

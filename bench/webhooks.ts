@@ -134,7 +134,7 @@ async function produceThroughOutbox(runtime: Runtime, customerId: number): Promi
       for (let k = 0; k < path.length; k++) {
         // WEBHOOKS_RATE: event k of consignment i is due at (k × consignments + i) / rate after the start.
         if (RATE) await sleep(Math.max(0, started + ((k * CONSIGNMENTS + i) * 1000) / RATE - performance.now()));
-        const eventId = await appendStatusEvent(db, {
+        const { eventId } = await appendStatusEvent(db, {
           consignmentId: id,
           consignmentUuid: uuids.get(id)!,
           customerId,

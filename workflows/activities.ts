@@ -24,6 +24,15 @@ export interface StatusChange {
   occurredAt: string | null;
 }
 
+/**
+ * A status event a write put in the outbox. `dispatched`: handed over already (no webhook subscribed to it), so
+ * the workflow does not publish it; absent in histories from before it existed (those published every event).
+ */
+export interface WrittenEvent {
+  eventId: string;
+  dispatched?: boolean;
+}
+
 /** Read-model writes of the consignment lifecycle: each one transaction, safe to retry. */
 export interface ConsignmentActivities {
   /** Histories only: the createDraft handler's write (drafts are created by the API's transaction now). */
@@ -34,8 +43,8 @@ export interface ConsignmentActivities {
     uuid: string;
     plan: ProcessingPlan;
     booking: BookedShipment;
-  }): Promise<{ record: ConsignmentRecord; labelId: number; eventId: string }>;
-  recordStatus(change: StatusChange): Promise<{ record: ConsignmentRecord; eventId: string }>;
+  }): Promise<{ record: ConsignmentRecord; labelId: number } & WrittenEvent>;
+  recordStatus(change: StatusChange): Promise<{ record: ConsignmentRecord } & WrittenEvent>;
   /**
    * Records a tracking poll that failed (refused by the carrier, or not answered after its retries): a history
    * entry in the consignment's current status, a metric and a log line naming the account (never a secret).
@@ -50,7 +59,7 @@ export interface ConsignmentActivities {
     retryInMs: number;
   }): Promise<void>;
   /** Deletes the draft with its deletion event (NOT_DRAFT when it is not a draft); a retry after it went finds the event. */
-  deleteDraft(request: { uuid: string }): Promise<{ eventId: string }>;
+  deleteDraft(request: { uuid: string }): Promise<WrittenEvent>;
 }
 
 /** What booking needs: the plan's carrier, shipment and draft (never credentials: the activity loads them by provider id). */

@@ -14,7 +14,7 @@ import {
 import type { ConsignmentRecord } from '../src/domain/consignment';
 import { cancelRule, canTransition, isDraft, isFinal, STATUS, statusName } from '../src/domain/statuses';
 import { TRACKING_EVENT_STATUS } from '../src/domain/tracking';
-import type { LifecycleActivities } from './activities';
+import type { LifecycleActivities, WrittenEvent } from './activities';
 import {
   cancelUpdate,
   deleteDraftUpdate,
@@ -131,9 +131,10 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
   // final status waits until all are out.
   let publishing: Promise<void> | null = null;
   let stopPublishing = false;
-  const publish = (eventId?: string) => {
+  /** Queues a written event for publishing (not one the write handed over already: nobody subscribed to it). */
+  const publish = (written?: WrittenEvent) => {
     const queue = (state.unpublished ??= []);
-    if (eventId) queue.push(eventId);
+    if (written && !written.dispatched) queue.push(written.eventId);
     if (publishing || stopPublishing || queue.length === 0) return;
     publishing = (async () => {
       try {
@@ -258,7 +259,7 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
             state.pollCarrier = !plan.carrierPushes;
             state.carrierReference = booking.carrierReference ?? null;
             followRecord(done.record);
-            publish(done.eventId);
+            publish(done);
             return {
               consignmentId: done.record.id,
               status: done.record.status,
@@ -306,7 +307,7 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
             ]);
             if (!result.accepted) refuse('CANCEL_FAILED', { reason: result.reason ?? 'refused by the carrier' });
           }
-          const { record, eventId } = await readModel.recordStatus({
+          const written = await readModel.recordStatus({
             uuid: state.uuid,
             from,
             to: STATUS.CANCELLED,
@@ -315,8 +316,8 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
             location: null,
             occurredAt: null,
           });
-          followRecord(record);
-          publish(eventId);
+          const record = followRecord(written.record);
+          publish(written);
           return { consignmentId: record.id, status: record.status };
         } catch (error) {
           throw unwrap(error);
@@ -331,10 +332,10 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
       lock.run(async () => {
         requireDraft();
         try {
-          const { eventId } = await readModel.deleteDraft({ uuid: state.uuid });
+          const written = await readModel.deleteDraft({ uuid: state.uuid });
           state.deleted = true;
           upsertSearchAttributes([{ key: SA.ConsignmentStatus, value: 'DELETED' }]);
-          publish(eventId);
+          publish(written);
           return { consignmentId: state.consignmentId! };
         } catch (error) {
           throw unwrap(error);
@@ -361,7 +362,7 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
         remember(event.eventId);
         return;
       }
-      const { record, eventId } = await readModel.recordStatus({
+      const written = await readModel.recordStatus({
         uuid: state.uuid,
         from: state.status,
         to,
@@ -371,8 +372,8 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
         occurredAt: event.occurredAt,
       });
       remember(event.eventId);
-      followRecord(record);
-      publish(eventId);
+      followRecord(written.record);
+      publish(written);
     });
 
   // Histories only: a workflow started without state waited for its createDraft (the relay starts drafts created).

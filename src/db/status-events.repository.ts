@@ -24,10 +24,18 @@ export interface StatusChange {
   occurredAt: Date;
 }
 
+/** An event put in the outbox: its id, and whether it is handed over already (nobody was subscribed to it). */
+export interface AppendedEvent {
+  eventId: string;
+  dispatched: boolean;
+}
+
 /**
  * Puts an event of a consignment in the outbox once, as its webhook body (docs/webhooks.md): the stable event id
  * (from `key`), the event, when it was stored, and the consignment's ids followed by `data`. A retried append with
- * the same key changes nothing.
+ * the same key changes nothing (and is not `dispatched`: publishing it again is harmless). An event no active
+ * webhook of the customer subscribes to is marked handed over as it is stored: there is nobody to queue it for,
+ * so the workflow need not publish it (a webhook registered later gets the events that come after it).
  */
 async function appendEvent<P extends StatusEventPayload | DeletedEventPayload>(
   tx: Queryable,
@@ -35,7 +43,7 @@ async function appendEvent<P extends StatusEventPayload | DeletedEventPayload>(
   key: string,
   event: P['event'],
   data: Omit<P['data'], 'consignment' | 'uuid' | 'reference_no'>,
-): Promise<string> {
+): Promise<AppendedEvent> {
   const id = statusEventId(of.consignmentUuid, key);
   const payload = {
     id,
@@ -43,18 +51,19 @@ async function appendEvent<P extends StatusEventPayload | DeletedEventPayload>(
     created_at: new Date().toISOString(),
     data: { consignment: of.consignmentId, uuid: of.consignmentUuid, reference_no: of.referenceNo, ...data },
   };
-  await tx.query(`INSERT INTO consignment_events (id, consignment_id, customer_id, event, payload) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`, [
-    id,
-    of.consignmentId,
-    of.customerId,
-    event,
-    JSON.stringify(payload),
-  ]);
-  return id;
+  const { rows } = await tx.query<{ dispatched: boolean }>(
+    `INSERT INTO consignment_events (id, consignment_id, customer_id, event, payload, dispatched_at)
+     VALUES ($1, $2, $3, $4::text, $5,
+             CASE WHEN EXISTS (SELECT 1 FROM webhooks w WHERE w.customer_id = $3 AND w.subscribed_event = $4::text AND w.status = 1) THEN NULL ELSE now() END)
+     ON CONFLICT (id) DO NOTHING
+     RETURNING dispatched_at IS NOT NULL AS dispatched`,
+    [id, of.consignmentId, of.customerId, event, JSON.stringify(payload)],
+  );
+  return { eventId: id, dispatched: rows[0]?.dispatched === true };
 }
 
 /** Appends the status change to the outbox in the caller's transaction (the webhooks work delivers it). */
-export async function appendStatusEvent(tx: Queryable, change: StatusChange): Promise<string> {
+export async function appendStatusEvent(tx: Queryable, change: StatusChange): Promise<AppendedEvent> {
   return appendEvent<StatusEventPayload>(tx, change, change.eventKey, STATUS_UPDATED_EVENT, {
     barcode: change.barcode,
     status: change.to,
@@ -70,7 +79,7 @@ export async function appendStatusEvent(tx: Queryable, change: StatusChange): Pr
 export async function appendDeletedEvent(
   tx: Queryable,
   draft: { consignmentId: number; consignmentUuid: string; customerId: number; referenceNo: string | null; status: number },
-): Promise<string> {
+): Promise<AppendedEvent> {
   return appendEvent<DeletedEventPayload>(tx, draft, 'deleted', DELETED_EVENT, { status: draft.status, deleted_at: new Date().toISOString() });
 }
 

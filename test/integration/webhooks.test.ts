@@ -4,6 +4,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkflowNotFoundError } from '@temporalio/client';
+import { consignmentWorkflowId } from '../../src/temporal/consignment.starter';
 import { webhookDeliveryWorkflowId } from '../../src/temporal/webhook-delivery.starter';
 import { deliverEventSignal } from '../../workflows/webhook-delivery.messages';
 import { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery.workflow';
@@ -363,6 +364,34 @@ describe('delivery', () => {
     const handle = svc.runtime.client.workflow.getHandle(webhookDeliveryWorkflowId(hook.webhook_id, id));
     const description = await handle.describe();
     expect(description.type).toBe('webhookDeliveryWorkflow');
+  });
+
+  it('hands an event nobody subscribes to over as it is stored (no publishing runs for it); a webhook registered later gets the events after it', async () => {
+    const customer = await svc.customer('Unsubscribed');
+    await createWebhook({ endpoint: `${receiverOrigin}/hooks/late-inactive`, status: 0 }, customer.apiKey);
+    const theirs = consignmentApi(svc, customer.apiKey);
+    const id = await processedConsignment(theirs);
+    const events = async () =>
+      (
+        await svc.db.query<{ dispatched: boolean }>(
+          'SELECT dispatched_at IS NOT NULL AS dispatched FROM consignment_events WHERE consignment_id = $1 ORDER BY seq',
+          [id],
+        )
+      ).rows;
+    expect(await events()).toEqual([{ dispatched: true }]);
+    const { uuid } = await theirs.details(id);
+    const publishings = async () =>
+      (await svc.runtime.client.workflow.getHandle(consignmentWorkflowId(uuid)).fetchHistory()).events!.filter(
+        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'publishStatusEvent',
+      ).length;
+    expect(await publishings()).toBe(0);
+
+    await createWebhook({ endpoint: `${receiverOrigin}/hooks/late` }, customer.apiKey);
+    await theirs.acceptedEvent(id, { event: 'PICKED_UP' });
+    await waitFor('the event after the webhook to be delivered', () => statusesAt('/hooks/late', id).length >= 1);
+    expect(statusesAt('/hooks/late', id)).toEqual([4]);
+    expect(await publishings()).toBe(1);
+    await waitFor('both events handed over', async () => (await events()).every((e) => e.dispatched));
   });
 
   it('keeps every event of a receiver that is down for a while and delivers them in order once it is up', async () => {

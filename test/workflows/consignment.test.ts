@@ -425,6 +425,22 @@ describe('consignment workflow: carrier events', () => {
     });
   });
 
+  it('publishes only the events their writes did not hand over already (nobody subscribed to them), in order, and ends at DELIVERED without publishing it', async () => {
+    const [e1, e2, e3, delivered] = [carrierEvent('PICKED_UP'), carrierEvent('IN_TRANSIT'), carrierEvent('OUT_FOR_DELIVERY'), carrierEvent('DELIVERED')];
+    const handedOver = new Set(['processed', e2.eventId, delivered.eventId]);
+    const { callsOf, published, fakes } = lifecycleFakes({ dispatched: (eventKey) => handedOver.has(eventKey) });
+    await withWorker(ctx, fakes, async (taskQueue) => {
+      const { handle, uuid } = await createProcessedConsignment(ctx, taskQueue);
+      for (const event of [e1, e2, e3, delivered]) await handle.signal(carrierEventSignal, event);
+      const state = await handle.result();
+      expect(state.status).toBe(STATUS.DELIVERED);
+      expect(callsOf('recordStatus').map((c) => c.eventKey)).toEqual([e1, e2, e3, delivered].map((e) => e.eventId));
+      expect(callsOf('publishStatusEvent').map((c) => c.eventId)).toEqual([statusEventId(uuid, e1.eventId), statusEventId(uuid, e3.eventId)]);
+      expect(published).toEqual([statusEventId(uuid, e1.eventId), statusEventId(uuid, e3.eventId)]);
+      expect(state.unpublished).toEqual([]);
+    });
+  });
+
   it('ignores an event that is not an allowed transition (or not a tracking event at all)', async () => {
     const { callsOf, fakes, allPublished } = lifecycleFakes();
     await withWorker(ctx, fakes, async (taskQueue) => {

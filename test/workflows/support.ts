@@ -261,6 +261,8 @@ export interface LifecycleHooks {
   completeProcessing?: () => Promise<void> | void;
   recordStatus?: (change: StatusChange) => Promise<void> | void;
   publishStatusEvent?: (eventId: string) => Promise<void> | void;
+  /** the writes answer the event of this key handed over already (nobody subscribed to it; default: none is) */
+  dispatched?: (eventKey: string) => boolean;
   /** the carrier's answer to a cancel (default: accepted) */
   cancelBooking?: (request: {
     uuid: string;
@@ -285,6 +287,14 @@ export function lifecycleFakes(hooks: LifecycleHooks = {}) {
   let nextId = 1000;
   /** status event ids whose publishing completed, in order */
   const published: string[] = [];
+  /** status event ids the writes answered as handed over already (never to be published) */
+  const dispatched = new Set<string>();
+  /** A written event as the write answers it: handed over already when the hook says so. */
+  const written = (eventId: string, eventKey: string) => {
+    if (!hooks.dispatched?.(eventKey)) return { eventId };
+    dispatched.add(eventId);
+    return { eventId, dispatched: true };
+  };
   const log = (name: keyof LifecycleActivities, args: unknown) => calls.push({ name, args: structuredClone(args) });
   const get = (uuid: string) => {
     const record = records.get(uuid);
@@ -363,7 +373,7 @@ export function lifecycleFakes(hooks: LifecycleHooks = {}) {
       });
       const eventId = `${uuid}/processed`;
       statusKeys.set(`${uuid}/processed`, eventId);
-      return { record: snapshot(record), labelId: record.id + 1, eventId };
+      return { record: snapshot(record), labelId: record.id + 1, ...written(eventId, 'processed') };
     },
     async recordStatus(change) {
       log('recordStatus', change);
@@ -378,14 +388,14 @@ export function lifecycleFakes(hooks: LifecycleHooks = {}) {
       record.status = change.to;
       const eventId = `${change.uuid}/${change.eventKey}`;
       statusKeys.set(key, eventId);
-      return { record: snapshot(record), eventId };
+      return { record: snapshot(record), ...written(eventId, change.eventKey) };
     },
     async deleteDraft({ uuid }) {
       log('deleteDraft', { uuid });
       const record = get(uuid);
       if (record.status !== 24) throw ApplicationFailure.create({ message: 'NOT_DRAFT', type: 'NOT_DRAFT', nonRetryable: true });
       records.delete(uuid);
-      return { eventId: `${uuid}/deleted` };
+      return written(`${uuid}/deleted`, 'deleted');
     },
     async trackShipment(request) {
       log('trackShipment', request);
@@ -408,8 +418,8 @@ export function lifecycleFakes(hooks: LifecycleHooks = {}) {
   const names = () => calls.map((c) => c.name);
   const callsOf = <N extends keyof LifecycleActivities>(name: N) =>
     calls.filter((c) => c.name === name).map((c) => c.args as Parameters<LifecycleActivities[N]>[0]);
-  /** every status event written so far has been published (nothing left in flight) */
-  const allPublished = () => published.length === statusKeys.size;
+  /** every status event written so far and not handed over by its write has been published (nothing left in flight) */
+  const allPublished = () => published.length === [...statusKeys.values()].filter((id) => !dispatched.has(id)).length;
   Object.defineProperty(fakes, SEED_DRAFT, { value: seedDraft, enumerable: false });
   return { records, calls, names, callsOf, published, allPublished, fakes, seedDraft };
 }
