@@ -10,7 +10,8 @@ import { carrierEvent, createProcessedConsignment, lifecycleFakes, useWorkflowTe
  * Workflows already running when consignflow is upgraded replay their histories with the new code. A history
  * recorded before bookings with built-in carriers became local activities (test/workflows/histories/) must
  * replay without a nondeterminism error: the recorded plan, which did not say `carrierInProcess`, keeps it on
- * the regular activity.
+ * the regular activity; one recorded before writes said whether they handed their status events over publishes
+ * every event, as it did.
  */
 const ctx = useWorkflowTestEnvironment();
 let bundle: WorkflowBundleWithSourceMap;
@@ -46,6 +47,20 @@ describe('consignment workflow upgrades', () => {
         .map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
       expect(scheduled).not.toContain('bookShipment');
       await Worker.runReplayHistory({ workflowBundle: bundle, replayName: 'after' }, history, handle.workflowId);
+    });
+  });
+
+  it('a consignment whose writes hand its events over (nobody subscribed) schedules no publishing, and its history replays', async () => {
+    const { fakes, names } = lifecycleFakes({ carrierInProcess: true, dispatched: () => true });
+    await withWorker(ctx, fakes, async (taskQueue) => {
+      const { handle } = await createProcessedConsignment(ctx, taskQueue);
+      await handle.signal(carrierEventSignal, carrierEvent('PICKED_UP', 'e-quiet-1'));
+      await handle.signal(carrierEventSignal, carrierEvent('DELIVERED', 'e-quiet-2'));
+      await handle.result();
+      expect(names()).not.toContain('publishStatusEvent');
+      const history = await handle.fetchHistory();
+      expect((history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes)).toEqual([]);
+      await Worker.runReplayHistory({ workflowBundle: bundle, replayName: 'handed over' }, history, handle.workflowId);
     });
   });
 });
