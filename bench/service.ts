@@ -436,8 +436,14 @@ runBench(async () => {
   const http = createHttpClient(service.origin, Math.max(DRAFTS_C, SHIP_C, LOOKUP_C));
   const json = (i: number) => ({ apikey: keys[i % KEYS], 'content-type': 'application/json' });
   try {
-    // Warm-up: the first requests compile code paths and open pools.
-    await runConcurrent(50, 10, async (i) => void (await timed(http, 201, 'POST', '/api/v1/consignments/draft', json(i), draftBody('W', i))));
+    // Warm-up: the first requests compile code paths and open pools, the client's connections included (Node
+    // accepts one new connection per turn of its event loop: a phase opening 40 would measure their set-up).
+    const connections = Math.max(DRAFTS_C, SHIP_C, LOOKUP_C);
+    await runConcurrent(
+      2 * connections,
+      connections,
+      async (i) => void (await timed(http, 201, 'POST', '/api/v1/consignments/draft', json(i), draftBody('W', i))),
+    );
     await runConcurrent(10, 5, async (i) => {
       const draft = await timed(http, 201, 'POST', '/api/v1/consignments/draft', json(i), draftBody('WS', i));
       await timed(http, 200, 'POST', `/api/v1/consignments/draft/${JSON.parse(draft.body).data.id}/start-process`, { apikey: keys[i % KEYS] });
