@@ -28,7 +28,7 @@
  * SERVICE_LOOKUP_N (2000), SERVICE_LOOKUP_C (50), SERVICE_KEYS (8), SERVICE_ENV (extra settings for the service,
  * `NAME=value` separated by spaces, e.g. `PGLITE_WORKER=0`), BENCH_STAGES_TOP (the slowest share whose stages are
  * split, in %, 1), BENCH_SAMPLES_DUMP (a file for every request's sample, one JSON line each: phase, ms, stages,
- * `at` = ms after the phase began), BENCH_SERVICE_LOG (a file for the service's log lines; default: dropped),
+ * `at` = ms after the phase began, `startedAt` = when it began, ms since 1970), BENCH_SERVICE_LOG (a file for the service's log lines; default: dropped),
  * BENCH_SERVICE_NODE_ARGS (Node options for the service's process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles`
  * to see where its threads spend their CPU).
  */
@@ -230,7 +230,11 @@ async function phase(name: string, origin: string, pid: number, n: number, concu
     clientGc.disconnect();
   }
   const seconds = (performance.now() - t0) / 1000;
-  if (process.env.BENCH_SAMPLES_DUMP) appendFileSync(process.env.BENCH_SAMPLES_DUMP, samples.map((s) => JSON.stringify({ phase: name, ...s }) + '\n').join(''));
+  if (process.env.BENCH_SAMPLES_DUMP)
+    appendFileSync(
+      process.env.BENCH_SAMPLES_DUMP,
+      samples.map((s) => JSON.stringify({ phase: name, startedAt: performance.timeOrigin + t0, ...s }) + '\n').join(''),
+    );
   const used = await engine.stop();
   const threadsAfter = serviceThreads(pid);
   const cpuMs: Record<string, number> = {};
