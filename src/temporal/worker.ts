@@ -17,11 +17,11 @@ export function buildWorkflowBundle(): Promise<WorkflowBundleWithSourceMap> {
   return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: undefined });
 }
 
-/** The thread that bundles: CommonJS, given the SDK's path and the workflows' (it runs webpack, nothing of ours). */
+/** The thread that bundles: CommonJS, given the SDK's path and the workflows' (it runs webpack, nothing of ours; warnings only). */
 const BUNDLING_THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { bundleWorkflowCode } = require(workerData.sdk);
-bundleWorkflowCode({ workflowsPath: workerData.workflowsPath }).then((bundle) => parentPort.postMessage(bundle));
+const { bundleWorkflowCode, DefaultLogger } = require(workerData.sdk);
+bundleWorkflowCode({ workflowsPath: workerData.workflowsPath, logger: new DefaultLogger('WARN') }).then((bundle) => parentPort.postMessage(bundle));
 `;
 
 /**
