@@ -9,6 +9,7 @@ import type { ImportState, ParseCursor } from '../src/domain/imports';
 import type { OrderEventState } from '../src/domain/order-source';
 import type { BookedShipment, ProcessingPlan, ShipmentSpec } from '../src/domain/shipment';
 import type { CarrierEvent } from '../src/domain/tracking';
+import type { WrittenEvent } from '../src/domain/webhook';
 import type { CreateDraftRequest } from './consignment.messages';
 import type { ParsedPage } from './import.messages';
 import type { DeliveryBatchResult, QueuedEvent } from './webhook-delivery.messages';
@@ -22,15 +23,6 @@ export interface StatusChange {
   message: string | null;
   location: string | null;
   occurredAt: string | null;
-}
-
-/**
- * A status event a write put in the outbox. `dispatched`: handed over already (no webhook subscribed to it), so
- * the workflow does not publish it; absent in histories from before it existed (those published every event).
- */
-export interface WrittenEvent {
-  eventId: string;
-  dispatched?: boolean;
 }
 
 /** Read-model writes of the consignment lifecycle: each one transaction, safe to retry. */

@@ -14,7 +14,8 @@ import {
 import type { ConsignmentRecord } from '../src/domain/consignment';
 import { cancelRule, canTransition, isDraft, isFinal, STATUS, statusName } from '../src/domain/statuses';
 import { TRACKING_EVENT_STATUS } from '../src/domain/tracking';
-import type { LifecycleActivities, WrittenEvent } from './activities';
+import type { WrittenEvent } from '../src/domain/webhook';
+import type { LifecycleActivities } from './activities';
 import {
   cancelUpdate,
   deleteDraftUpdate,

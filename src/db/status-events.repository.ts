@@ -1,6 +1,6 @@
 import { statusEventId } from '../domain/derived-uuid';
 import { statusMessage, statusName } from '../domain/statuses';
-import { DELETED_EVENT, STATUS_UPDATED_EVENT, type DeletedEventPayload, type StatusEventPayload } from '../domain/webhook';
+import { DELETED_EVENT, STATUS_UPDATED_EVENT, type DeletedEventPayload, type StatusEventPayload, type WrittenEvent } from '../domain/webhook';
 import type { Queryable } from './database';
 
 /**
@@ -24,12 +24,6 @@ export interface StatusChange {
   occurredAt: Date;
 }
 
-/** An event put in the outbox: its id, and whether it is handed over already (nobody was subscribed to it). */
-export interface AppendedEvent {
-  eventId: string;
-  dispatched: boolean;
-}
-
 /**
  * Puts an event of a consignment in the outbox once, as its webhook body (docs/webhooks.md): the stable event id
  * (from `key`), the event, when it was stored, and the consignment's ids followed by `data`. A retried append with
@@ -43,7 +37,7 @@ async function appendEvent<P extends StatusEventPayload | DeletedEventPayload>(
   key: string,
   event: P['event'],
   data: Omit<P['data'], 'consignment' | 'uuid' | 'reference_no'>,
-): Promise<AppendedEvent> {
+): Promise<Required<WrittenEvent>> {
   const id = statusEventId(of.consignmentUuid, key);
   const payload = {
     id,
@@ -63,7 +57,7 @@ async function appendEvent<P extends StatusEventPayload | DeletedEventPayload>(
 }
 
 /** Appends the status change to the outbox in the caller's transaction (the webhooks work delivers it). */
-export async function appendStatusEvent(tx: Queryable, change: StatusChange): Promise<AppendedEvent> {
+export async function appendStatusEvent(tx: Queryable, change: StatusChange): Promise<Required<WrittenEvent>> {
   return appendEvent<StatusEventPayload>(tx, change, change.eventKey, STATUS_UPDATED_EVENT, {
     barcode: change.barcode,
     status: change.to,
@@ -79,7 +73,7 @@ export async function appendStatusEvent(tx: Queryable, change: StatusChange): Pr
 export async function appendDeletedEvent(
   tx: Queryable,
   draft: { consignmentId: number; consignmentUuid: string; customerId: number; referenceNo: string | null; status: number },
-): Promise<AppendedEvent> {
+): Promise<Required<WrittenEvent>> {
   return appendEvent<DeletedEventPayload>(tx, draft, 'deleted', DELETED_EVENT, { status: draft.status, deleted_at: new Date().toISOString() });
 }
 

@@ -10,6 +10,16 @@ export const DELETED_EVENT = 'consignment.deleted';
 
 /** Every event a webhook can subscribe to (the API (docs/api.md) leaves the list to us). */
 export const WEBHOOK_EVENTS = [STATUS_UPDATED_EVENT, DELETED_EVENT] as const;
+
+/**
+ * An event a write put in the outbox (docs/webhooks.md). `dispatched`: handed over already as it was stored (no
+ * active webhook subscribed to it), so the lifecycle workflow does not publish it; absent in workflow histories
+ * from before it existed (those published every event).
+ */
+export interface WrittenEvent {
+  eventId: string;
+  dispatched?: boolean;
+}
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** `header`: each securityData entry is sent as a request header (docs/api.md). The only type so far. */
