@@ -267,8 +267,8 @@ function revive<T>(rows: unknown[]): T[] {
 }
 
 /**
- * Reads answered from the read cache at most: a detail lookup's row is one JSON text of a few kB, so this
- * is a few MB of the API thread's heap.
+ * Reads answered from the read cache at most: a detail lookup's row is one JSON text of a few kB (and, once
+ * looked up, its parsed details), so this is some MB of the API thread's heap.
  */
 export const CACHED_READS = 2000;
 
@@ -398,14 +398,19 @@ export async function startPgliteThread(options: PgliteThreadOptions) {
   const call = (message: Record<string, unknown>) => send(message).answer;
   await opened;
   const cache = new ReadCache(changes, options.cachedReads ?? CACHED_READS);
-  /** Sends a read, keeping its rows in the cache unless something it read changed meanwhile. */
-  const readOnce = async <T>(sql: string, params: unknown[], key: string): Promise<T[]> => {
+  /** Sends a read: its rows, the tables it read (when the thread could tell) and the change count when it was sent. */
+  const sendRead = async <T>(sql: string, params: unknown[]): Promise<{ rows: T[]; tables?: string[]; since: number }> => {
     const since = changes.count;
     const { id, answer } = send({ op: 'query', sql, params, cache: true });
     const rows = revive<T>(await answer);
-    const reads = readsOf.get(id);
+    const tables = readsOf.get(id);
     readsOf.delete(id);
-    if (reads) cache.set(key, rows, reads, since);
+    return { rows, tables, since };
+  };
+  /** Sends a read, keeping its rows in the cache unless something it read changed meanwhile. */
+  const readOnce = async <T>(sql: string, params: unknown[], key: string): Promise<T[]> => {
+    const { rows, tables, since } = await sendRead<T>(sql, params);
+    if (tables) cache.set(key, rows, tables, since);
     return rows;
   };
   /** Reads waiting for their text's statement in flight, by batch text. */
@@ -419,13 +424,9 @@ export async function startPgliteThread(options: PgliteThreadOptions) {
           reads[0].resolve(await readOnce(sql, reads[0].params, reads[0].key));
           continue;
         }
-        const since = changes.count;
         // $k of the batch: the array of every read's $k.
         const params = reads[0].params.map((_, k) => reads.map((read) => read.params[k]));
-        const { id, answer } = send({ op: 'query', sql: batch.sql, params, cache: true });
-        const rows = revive<Record<string, unknown>>(await answer);
-        const tables = readsOf.get(id);
-        readsOf.delete(id);
+        const { rows, tables, since } = await sendRead<Record<string, unknown>>(batch.sql, params);
         const answers = reads.map((): unknown[] => []);
         for (const { n, ...row } of rows) answers[Number(n) - 1].push(row);
         cache.batched += reads.length;
