@@ -92,7 +92,7 @@ interface Sample {
   stages: Record<string, number>;
   /** when it was sent, ms after the phase began */
   at?: number;
-  /** lookups: 0 for each consignment's first lookup in the phase, 1 for its second */
+  /** lookups: how many lookups of the same consignment the phase sent before this one (0: its first) */
   pass?: number;
 }
 
@@ -519,7 +519,7 @@ runBench(async () => {
     console.log(`start-process alone: p50 ${fmt(processLat.p50, 0)} ms, p99 ${fmt(processLat.p99, 0)} ms, max ${fmt(processLat.max, 0)} ms`);
     // No draft of the drafts phase was read before: the first pass reads each from the database (in batches),
     // the passes after it are answered by the read cache of PGlite's thread.
-    for (const pass of [...new Set(lookups.samples.map((s) => s.pass ?? 0))].sort()) {
+    for (const pass of [...new Set(lookups.samples.map((s) => s.pass ?? 0))].sort((a, b) => a - b)) {
       const lat = summarize(lookups.samples.filter((s) => (s.pass ?? 0) === pass).map((s) => s.ms));
       console.log(
         `lookups, ${pass === 0 ? "each draft's first lookup (read from the database)" : `pass ${pass + 1} (read cache)`}: ${lat.count} requests, p50 ${fmt(lat.p50, 0)} ms, p99 ${fmt(lat.p99, 0)} ms, max ${fmt(lat.max, 0)} ms`,
