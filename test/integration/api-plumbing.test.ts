@@ -149,3 +149,12 @@ describe('health', () => {
     expect(res.json().data).toEqual({ database: true, temporal: true, worker: true });
   });
 });
+
+describe('the test service (test/support/test-service.ts)', () => {
+  it('drops the database it was given when its start fails, and throws why', async () => {
+    let dropped = 0;
+    const given = { db: svc.db, drop: async () => void dropped++ };
+    await expect(startTestService({ PORT: 'not a port' }, given)).rejects.toThrow(/PORT/);
+    expect(dropped).toBe(1);
+  });
+});

@@ -41,7 +41,11 @@ export interface TestService {
   stop(): Promise<void>;
 }
 
-/** The real runtime (API + worker) against the suite's Temporal dev server, on its own task queue and database. */
+/**
+ * The real runtime (API + worker) against the suite's Temporal dev server, on its own task queue and database.
+ * It owns `database` (or the one it opens): `stop()` drops it, and so does a start that fails, whose error it
+ * then throws — an open PGlite thread would keep Jest from ever ending the run.
+ */
 export async function startTestService(
   overrides: Record<string, string> = {},
   database?: { db: Database; drop(): Promise<void> },
@@ -51,24 +55,31 @@ export async function startTestService(
   const bundlePath = process.env.TEST_WORKFLOW_BUNDLE;
   if (!address || !bundlePath) throw new Error('integration tests need the jest globalSetup (test/support/global-setup.ts)');
   const testDb = database ?? (await openTestDatabase());
-  const config = loadConfig({
-    TEMPORAL_ADDRESS: address,
-    TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
-    PUBLIC_BASE_URL: 'http://consignflow.test',
-    LOG_LEVEL: 'silent',
-    ADDRESS_COUNTRIES: 'none', // address tests load their data themselves
-    ...overrides,
-  });
-  const runtime = await startRuntime(config, {
-    api: true,
-    worker: true,
-    db: testDb.db,
-    workflowBundle: { codePath: bundlePath } as never,
-    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-    ...runtimeOptions,
-  });
+  let runtime: Runtime | undefined;
+  try {
+    const config = loadConfig({
+      TEMPORAL_ADDRESS: address,
+      TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
+      PUBLIC_BASE_URL: 'http://consignflow.test',
+      LOG_LEVEL: 'silent',
+      ADDRESS_COUNTRIES: 'none', // address tests load their data themselves
+      ...overrides,
+    });
+    runtime = await startRuntime(config, {
+      api: true,
+      worker: true,
+      db: testDb.db,
+      workflowBundle: { codePath: bundlePath } as never,
+      logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+      ...runtimeOptions,
+    });
+    await runtime.app!.ready();
+  } catch (error) {
+    await runtime?.stop().catch(() => undefined);
+    await testDb.drop().catch(() => undefined);
+    throw error;
+  }
   const app = runtime.app!;
-  await app.ready();
   const request: TestService['request'] = ({ apiKey, lang, headers, ...options }) =>
     app.inject({
       ...options,
@@ -92,7 +103,7 @@ export async function startTestService(
         payload: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body),
       }),
     stop: async () => {
-      await runtime.stop();
+      await runtime!.stop();
       await testDb.drop();
     },
   };
