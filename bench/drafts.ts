@@ -8,7 +8,7 @@
  * One Temporal dev server on an SQLite file (as `npm start` runs it) serves the whole run; each database gets its own runtime
  * (API + worker, own task queue) listening on 127.0.0.1, its own customer, a warm-up, then DRAFTS_N drafts
  * from DRAFTS_CONCURRENCY closed-loop clients over one keep-alive connection pool of that size (undici's
- * `request` + Pool; node:http's keep-alive Agent with BENCH_HTTP_CLIENT=node). Every
+ * `Pool.dispatch`; `request` with BENCH_HTTP_CLIENT=undici-request, node:http's keep-alive Agent with =node). Every
  * response must be 201; the drafts stored are counted afterwards. Times are printed, never asserted.
  * Besides the main table it prints where a request's time goes (Temporal update-with-start, the insert
  * transaction, the API's queries) and the CPU each draft costs per thread/process (node main thread,
@@ -20,7 +20,7 @@
  * Env: DRAFTS_N (2000), DRAFTS_CONCURRENCY (50), DRAFTS_WARMUP (50), BENCH_DBS (pglite,postgres),
  * DATABASE_URL (postgresql://postgres@127.0.0.1:5432/test: a scratch database cf_bench_<random> is created
  * on that server and dropped afterwards), BENCH_PG_POOL (pg pool size, 20 as in production),
- * BENCH_HTTP_CLIENT (undici | node; default: undici), BENCH_TEMPORAL_ADDRESS (use that
+ * BENCH_HTTP_CLIENT (undici, its Pool.dispatch; undici-request; node), BENCH_TEMPORAL_ADDRESS (use that
  * Temporal server instead of starting a dev server, e.g. one started with other dynamic config).
  */
 import { randomBytes } from 'node:crypto';

@@ -16,7 +16,7 @@
  * (postgresql://postgres@127.0.0.1:5432/test: a scratch database cf_bench_<random> is created there and
  * dropped afterwards), BENCH_PHASES (bare,one-by-one,import,import-process; add `memory` for the bounded-memory
  * run: the service as its own process, as `npm start` runs it, importing a file of IMPORT_MEMORY_ROWS
- * rows (100000) while its RSS is sampled), BENCH_HTTP_CLIENT (node | undici).
+ * rows (100000) while its RSS is sampled), BENCH_HTTP_CLIENT (undici | undici-request | node).
  */
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
