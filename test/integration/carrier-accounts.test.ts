@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createCredentialsVault, loadCredentialsKey } from '../../src/carriers/credentials-vault';
 import { createCarrierAccountService } from '../../src/services/carrier-accounts.service';
+import { draftBody } from '../support/consignments';
 import { startTestService, type TestService } from '../support/test-service';
 
 let svc: TestService;
@@ -149,5 +150,25 @@ describe('carrier accounts', () => {
     expect((await call('DELETE', `/carrier-accounts/${id}`)).statusCode).toBe(404);
     const { rows } = await svc.db.query<{ deleted: boolean }>('SELECT deleted_at IS NOT NULL AS deleted FROM carrier_accounts WHERE provider_id = $1', [id]);
     expect(rows).toEqual([{ deleted: true }]);
+  });
+
+  it('shows its current name in the lookups of a consignment drafted with it, in each caller’s language, the same answer again while nothing changed', async () => {
+    const id = (await call('POST', '/carrier-accounts', { payload: body({ description: 'Merkez kargo' }) })).json().data.provider_id;
+    const draft = await call('POST', '/consignments/draft', { payload: draftBody({ provider_id: id }) });
+    expect(draft.statusCode).toBe(201);
+    const lookup = (lang = 'en') => call('GET', `/consignments/${draft.json().data.id}/details`, { lang });
+
+    const first = await lookup();
+    expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(first.json().data).toMatchObject({ status: 24, status_message: 'New draft', provider: { id, name: 'Merkez kargo' } });
+    // Answered from the read cache (PGlite) or read again (PostgreSQL): the same text either way.
+    expect((await lookup()).body).toBe(first.body);
+    expect((await lookup('tr')).json().data).toMatchObject({ status_message: 'Yeni taslak', provider: { name: 'Merkez kargo' } });
+    expect((await call('GET', `/consignments/${draft.json().data.id}/details`, { apiKey: other })).statusCode).toBe(404);
+
+    // A rename changes another table than the consignment's: its lookups still show the new name.
+    expect((await call('PUT', `/carrier-accounts/${id}`, { payload: body({ description: 'Anadolu kargo' }) })).statusCode).toBe(200);
+    expect((await lookup()).json().data.provider).toMatchObject({ id, name: 'Anadolu kargo' });
+    expect((await lookup('tr')).json().data).toMatchObject({ status_message: 'Yeni taslak', provider: { name: 'Anadolu kargo' } });
   });
 });
