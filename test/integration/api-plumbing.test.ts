@@ -116,7 +116,7 @@ describe('envelope on every refusal', () => {
       expect(res.body).not.toContain('secret_table');
       expect(res.headers['x-request-id']).toBe('req-test-500-abc');
       const logged = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'unexpected error');
-      expect(logged).toMatchObject({ reqId: 'req-test-500-abc', level: 50 });
+      expect(logged).toMatchObject({ reqId: 'req-test-500-abc', customer: expect.any(String), level: 50 });
       expect(JSON.stringify(logged)).toContain('secret_table');
       // the API key itself never reaches the log
       expect(lines.join('\n')).not.toContain(key);

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
 import { findCaller, hashApiKey, type Caller } from '../../db/customers.repository';
 import type { Queryable } from '../../db/database';
 import { DomainError } from '../../domain/errors';
@@ -6,6 +7,8 @@ import { DomainError } from '../../domain/errors';
 declare module 'fastify' {
   interface FastifyRequest {
     caller: Caller;
+    /** the SHA-256 of the request's API key (hex), once authenticated: the rate limits' key */
+    apiKeyHash?: string;
   }
 }
 
@@ -31,8 +34,7 @@ const KNOWN_KEYS_KEPT = 10_000;
 /** The callers of keys found valid lately, by the key's hash; the oldest go first when it is full. */
 export function knownCallers(db: Queryable, now: () => number = Date.now) {
   const known = new Map<string, { caller: Caller; until: number }>();
-  return async (key: string): Promise<Caller | undefined> => {
-    const hash = hashApiKey(key);
+  return async (key: string, hash = hashApiKey(key)): Promise<Caller | undefined> => {
     const hit = known.get(hash);
     if (hit && hit.until > now()) return hit.caller;
     known.delete(hash);
@@ -51,9 +53,12 @@ export function installAuth(app: FastifyInstance, db: Queryable): void {
   const callerOf = knownCallers(db);
   app.addHook('onRequest', async (request) => {
     const key = apiKeyOf(request);
-    const caller = key && key.length <= MAX_KEY_LENGTH ? await callerOf(key) : undefined;
+    const hash = key && key.length <= MAX_KEY_LENGTH ? hashApiKey(key) : undefined;
+    const caller = hash ? await callerOf(key!, hash) : undefined;
     if (!caller) throw new DomainError('INVALID_API_KEY');
     request.caller = caller;
-    request.log = request.log.child({ customer: caller.customerCode });
+    request.apiKeyHash = hash;
+    // The request's own logger (Fastify makes one per request) gains the customer: no second child logger.
+    (request.log as Logger).setBindings({ customer: caller.customerCode });
   });
 }

@@ -271,9 +271,9 @@ export function rateLimitHook(limiter: RateLimiter, options: RateLimitOptions): 
   checkOptions(options);
   const policy = `${options.limit};w=${Math.ceil(options.windowMs / 1000)}`;
   return async (request, reply) => {
-    const apiKey = apiKeyOf(request);
-    // Auth runs first, so a key is always there; without auth in front, fall back to the client address.
-    const key = apiKey ? `key:${hashApiKey(apiKey)}` : `ip:${request.ip}`;
+    // Auth runs first and leaves the key's hash; without auth in front, the key's or the client address.
+    const apiKey = request.apiKeyHash ?? (apiKeyOf(request) && hashApiKey(apiKeyOf(request)!));
+    const key = apiKey ? `key:${apiKey}` : `ip:${request.ip}`;
     let result: RateLimitResult;
     try {
       result = await limiter.hit(key);
