@@ -271,9 +271,10 @@ export function rateLimitHook(limiter: RateLimiter, options: RateLimitOptions): 
   checkOptions(options);
   const policy = `${options.limit};w=${Math.ceil(options.windowMs / 1000)}`;
   return async (request, reply) => {
-    // Auth runs first and leaves the key's hash; without auth in front, the key's or the client address.
-    const apiKey = request.apiKeyHash ?? (apiKeyOf(request) && hashApiKey(apiKeyOf(request)!));
-    const key = apiKey ? `key:${apiKey}` : `ip:${request.ip}`;
+    // Auth runs first and leaves the key's hash; without auth in front, the key's hash or the client address.
+    const apiKey = request.apiKeyHash ? undefined : apiKeyOf(request);
+    const hash = request.apiKeyHash ?? (apiKey && hashApiKey(apiKey));
+    const key = hash ? `key:${hash}` : `ip:${request.ip}`;
     let result: RateLimitResult;
     try {
       result = await limiter.hit(key);
