@@ -54,7 +54,13 @@ function carrierCall<T>(fn: () => Promise<T>): Promise<T> {
       }
       if (error instanceof CarrierRefusedError) throw new DomainError('CARRIER_REFUSED', { field: 'provider_id', params: { reason: error.reason } });
       if (error instanceof CarrierBusyError)
-        throw ApplicationFailure.create({ message: error.message, type: 'CARRIER_BUSY', nextRetryDelay: error.retryAfterMs });
+        throw ApplicationFailure.create({
+          message: error.message,
+          type: 'CARRIER_BUSY',
+          nextRetryDelay: error.retryAfterMs,
+          // for the workflow, when the retries run out while the carrier still asks us to wait
+          details: [{ retryAfterMs: error.retryAfterMs }],
+        });
       throw error;
     }
   });

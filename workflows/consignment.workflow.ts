@@ -5,6 +5,7 @@ import {
   condition,
   currentUpdateInfo,
   continueAsNew,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -56,6 +57,8 @@ const EVENT_PUBLISHING = { startToCloseTimeout: '30 seconds', retry: doublingRet
 const CARRIER_TRACKING = { startToCloseTimeout: '30 seconds', retry: doublingRetry('1 second', '30 seconds', 3) } as const;
 /** The longest wait between polls while a carrier keeps failing. */
 const MAX_TRACKING_BACKOFF_MS = 6 * 60 * 60 * 1000;
+/** Patch marker: a poll refused by the carrier's rate limit waits out its Retry-After instead of counting as a failure. */
+const TRACKING_WAITS_OUT_RATE_LIMIT = 'tracking-waits-out-rate-limit';
 
 /** The read-model writes (local activities: they run in the worker that runs the workflow task). */
 const readModel = proxyLocalActivities<LifecycleActivities>(READ_MODEL_WRITES);
@@ -97,6 +100,17 @@ function failureReason(error: ActivityFailure): string {
     if (typeof issue?.code === 'string') return `${issue.code}${issue.params ? ` ${JSON.stringify(issue.params)}` : ''}`;
   }
   return (cause?.message ?? error.message).slice(0, 500);
+}
+
+/**
+ * How long a carrier asked us to wait (its 429's Retry-After), when its rate limit is why the activity failed:
+ * the carrier activities raise CARRIER_BUSY with `{ retryAfterMs }` (5 s when a failure does not say).
+ */
+function carrierBusyFor(error: ActivityFailure): number | undefined {
+  const cause = error.cause;
+  if (!(cause instanceof ApplicationFailure) || cause.type !== 'CARRIER_BUSY') return undefined;
+  const asked = (cause.details?.[0] as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
+  return typeof asked === 'number' && asked > 0 ? asked : 5_000;
 }
 
 /** Business refusals travel to the caller as the ApplicationFailure the activity raised, not wrapped. */
@@ -414,6 +428,16 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
         );
       } catch (error) {
         if (!(error instanceof ActivityFailure)) throw error;
+        const busyMs = carrierBusyFor(error);
+        if (busyMs !== undefined && patched(TRACKING_WAITS_OUT_RATE_LIMIT)) {
+          // The carrier's rate limit outlasted the poll's retries (many consignments asking one carrier at once):
+          // not a failure of this consignment, and no reason to wait a doubled poll interval. Ask again once it
+          // lets us, each consignment up to half the wait later so that those refused together do not return together.
+          const wait = Math.min(MAX_TRACKING_BACKOFF_MS, Math.max(1_000, busyMs));
+          state.carrierChanged = true;
+          await condition(() => ended() || historyFull(), Math.round(wait * (1 + Math.random() / 2)));
+          continue;
+        }
         state.trackingFailures = (state.trackingFailures ?? 0) + 1;
         state.trackingFailuresTotal = (state.trackingFailuresTotal ?? 0) + 1;
         // Recording is a courtesy to operators: a database out of reach must not end the workflow either.

@@ -11,7 +11,8 @@ import { carrierEvent, createProcessedConsignment, lifecycleFakes, useWorkflowTe
  * recorded before bookings with built-in carriers became local activities (test/workflows/histories/) must
  * replay without a nondeterminism error: the recorded plan, which did not say `carrierInProcess`, keeps it on
  * the regular activity; one recorded before writes said whether they handed their status events over publishes
- * every event, as it did.
+ * every event, as it did; one recorded before a poll refused by the carrier's rate limit waited it out records
+ * the tracking failure, as it did.
  */
 const ctx = useWorkflowTestEnvironment();
 let bundle: WorkflowBundleWithSourceMap;
@@ -31,6 +32,15 @@ describe('consignment workflow upgrades', () => {
       .map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
     expect(scheduled).toEqual(expect.arrayContaining(['bookShipment', 'publishStatusEvent']));
     await Worker.runReplayHistory({ workflowBundle: bundle, replayName: 'before local activities' }, history, 'consignment:recorded');
+  });
+
+  it("replays a consignment whose poll met the carrier's rate limit before such polls waited it out (recorded as a tracking failure)", async () => {
+    const history = recorded('consignment-tracking-rate-limited-before-patch.json');
+    const local = (history.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
+    expect(local.length).toBeGreaterThan(0);
+    const failed = (history.events ?? []).find((e) => e.activityTaskFailedEventAttributes);
+    expect(failed?.activityTaskFailedEventAttributes?.failure?.applicationFailureInfo?.type).toBe('CARRIER_BUSY');
+    await Worker.runReplayHistory({ workflowBundle: bundle, replayName: 'before rate-limit waits' }, history, 'consignment:recorded');
   });
 
   it('a consignment booked with a built-in carrier books in a local activity (no activity task), and its history replays', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ApplicationFailure } from '@temporalio/common';
 import { STATUS } from '../../src/domain/statuses';
-import { cancelUpdate, type CarrierEvent } from '../../workflows/consignment.messages';
+import { cancelUpdate, carrierChangedSignal, type CarrierEvent } from '../../workflows/consignment.messages';
 import {
   carrierEvent,
   lifecycleFakes,
@@ -9,6 +9,7 @@ import {
   seedProcessed,
   startConsignment,
   stateOf,
+  terminateWhenPublished,
   useWorkflowTestEnvironment,
   waitFor,
   withWorker,
@@ -24,6 +25,16 @@ const refusal = (reason: string) =>
     nonRetryable: true,
     details: [[{ code: 'CARRIER_REFUSED', field: 'provider_id', params: { reason } }]],
   });
+
+/** A carrier's rate limit as the carrier activities raise it (CarrierBusyError → CARRIER_BUSY, retried after its Retry-After). */
+const busy = (retryAfterMs: number) =>
+  ApplicationFailure.create({
+    message: "the remote's rate limit was reached",
+    type: 'CARRIER_BUSY',
+    nextRetryDelay: retryAfterMs,
+    details: [{ retryAfterMs }],
+  });
+const HOUR = 60 * 60 * 1000;
 
 /**
  * Tracking never ends a consignment: a poll the carrier refuses (credentials rotated) or cannot answer is
@@ -78,4 +89,31 @@ describe('consignment workflow: tracking that fails', () => {
       expect(await handle.result()).toMatchObject({ status: STATUS.CANCELLED });
     });
   });
+
+  it("waits out a carrier's rate limit that outlasts the poll's retries: asks again after its Retry-After, not a tracking failure", async () => {
+    // Busy for more calls than the poll's own retries (3 attempts), as when many consignments ask one remote at once.
+    let busyAnswers = 5;
+    const { records, calls, callsOf, published, fakes } = lifecycleFakes({
+      trackShipment: async () => {
+        if (busyAnswers > 0) {
+          busyAnswers--;
+          throw busy(300);
+        }
+        return [carrierEvent('PICKED_UP')];
+      },
+    });
+    await withWorker(ctx, fakes, async (taskQueue) => {
+      const { uuid, state } = await seedProcessed(fakes, calls);
+      // The next poll is an hour away: only asking again after the Retry-After brings the status in time.
+      const handle = await startConsignment(ctx, taskQueue, { uuid, pollIntervalMs: HOUR, state: { ...state, pollCarrier: true, carrierReference: '9001' } });
+      await handle.signal(carrierChangedSignal);
+      await waitFor('the PICKED_UP status after the carrier stopped answering 429', () => records.get(uuid)!.status === STATUS.PICKED_UP, {
+        timeoutMs: 30_000,
+      });
+      expect(callsOf('trackShipment')).toHaveLength(6);
+      expect(callsOf('recordTrackingFailure')).toEqual([]);
+      expect(await stateOf(handle)).toMatchObject({ trackingFailures: 0, carrierChanged: false, lastCarrierStatus: 'PICKED_UP' });
+      await terminateWhenPublished(handle, () => published.length === 1);
+    });
+  }, 60_000);
 });
