@@ -586,11 +586,13 @@ describe('delivery batches', () => {
     });
     await waitFor('three deliveries', () => statusesAt('/hooks/batch', id).length >= 3);
     expect(statusesAt('/hooks/batch', id)).toEqual([3, 4, 5]);
-    const log = (await api('GET', `/webhooks/${hook.webhook_id}/deliveries?limit=20`)).json().data.results.reverse() as {
-      event_id: string;
-      attempt: number;
-      http_status: number;
-    }[];
+    // An attempt is logged once its answer is back: the receiver may have the last one before the log does.
+    type Attempt = { event_id: string; attempt: number; http_status: number };
+    const attempts = async () => ((await api('GET', `/webhooks/${hook.webhook_id}/deliveries?limit=20`)).json().data.results as Attempt[]).reverse();
+    const log = await waitFor('five logged attempts', async () => {
+      const logged = await attempts();
+      return logged.length >= 5 && logged;
+    });
     expect(log.map((a) => [events.indexOf(a.event_id), a.attempt, a.http_status])).toEqual([
       [0, 1, 200],
       [1, 1, 503],
