@@ -16,6 +16,11 @@ export function withStageTimes<T>(times: StageTimes, fn: () => T): T {
   return current.run(times, fn);
 }
 
+/** Runs `fn` outside any request's stage times (work started by one request on behalf of many). */
+export function withoutStageTimes<T>(fn: () => T): T {
+  return current.exit(fn);
+}
+
 /** Runs `fn`, adding its duration to `stage` of the current request, if any. */
 export async function timeStage<T>(stage: string, fn: () => Promise<T>): Promise<T> {
   const times = current.getStore();

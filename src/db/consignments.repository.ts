@@ -7,7 +7,8 @@ import { orNull } from '../domain/nulls';
 import type { Costs } from '../domain/fees';
 import { STATUS } from '../domain/statuses';
 import { consignmentType, packageDesi, totals } from '../domain/weights';
-import { isUniqueViolation, type Queryable } from './database';
+import { isUniqueViolation, type Database, type Queryable } from './database';
+import { timeStage, withoutStageTimes } from '../stage-timing';
 import { DOCUMENT_FILES_JSON, documentRecords, type DocumentRecord } from './documents.repository';
 import type { LabelSummary } from './labels.repository';
 
@@ -429,6 +430,81 @@ export async function insertDraft(
   if (rows[0]) return { record: toRecord(rows[0]), created: true };
   const existing = await findConsignment(q, { uuid: input.uuid });
   return { record: existing!, created: false };
+}
+
+/** Drafts in one grouped INSERT at most. */
+const MAX_GROUPED_DRAFTS = 50;
+
+/**
+ * insertDraft (with its outbox entry) for many requests at once, where the database runs one statement at a
+ * time (PGlite): drafts created while one INSERT is with the database wait for it and then go together as one
+ * statement — one plan, one commit and one round trip to PGlite's thread instead of one each, so under a burst
+ * the thread's queue (and a draft's wait in it) stays short. Each draft keeps insertDraft's answer: a uuid
+ * already stored is found (`created` false). A group the database refuses (one draft's reference_no already
+ * taken, say) is tried again draft by draft, so each draft gets its own answer or error. Elsewhere (a
+ * PostgreSQL pool runs statements side by side) each draft is its own insertDraft.
+ */
+export function draftInserter(db: Database): (input: NewDraft) => Promise<{ record: ConsignmentRecord; created: boolean }> {
+  const single = (input: NewDraft) => insertDraft(db, input, { enqueueStart: true });
+  if (db.kind !== 'pglite') return single;
+  type Waiting = { input: NewDraft; resolve: (result: Promise<{ record: ConsignmentRecord; created: boolean }>) => void };
+  let waiting: Waiting[] = [];
+  let busy = false;
+  const insertGroup = async (group: Waiting[]) => {
+    if (group.length === 1) return group[0].resolve(single(group[0].input));
+    let rows: ConsignmentRow[];
+    try {
+      ({ rows } = await db.query<ConsignmentRow>(
+        insertDraftsStatement(false, false),
+        insertDraftsParams(
+          group.map((w) => w.input),
+          true,
+        ),
+      ));
+    } catch {
+      const tries = group.map((w) => single(w.input));
+      group.forEach((w, i) => w.resolve(tries[i]));
+      await Promise.allSettled(tries);
+      return;
+    }
+    const inserted = new Map(rows.map((row) => [row.uuid.toLowerCase(), row]));
+    for (const w of group) {
+      const row = inserted.get(w.input.uuid.toLowerCase());
+      w.resolve(row ? Promise.resolve({ record: toRecord(row), created: true }) : single(w.input));
+    }
+  };
+  const drain = async () => {
+    while (waiting.length) {
+      // A uuid once per group (its packages are joined by uuid): a second draft with it waits for the next group, which finds the first's row.
+      const group: Waiting[] = [];
+      const uuids = new Set<string>();
+      const rest: Waiting[] = [];
+      for (const w of waiting) {
+        const uuid = w.input.uuid.toLowerCase();
+        if (group.length < MAX_GROUPED_DRAFTS && !uuids.has(uuid)) {
+          group.push(w);
+          uuids.add(uuid);
+        } else rest.push(w);
+      }
+      waiting = rest;
+      await insertGroup(group);
+    }
+    busy = false;
+  };
+  // Each draft's wait for its group is its request's `db` time; the group's statements belong to no request.
+  return (input) =>
+    timeStage(
+      'db',
+      () =>
+        new Promise((resolve) => {
+          waiting.push({ input, resolve });
+          if (!busy) {
+            // The first draft waits for the rest of this turn of the event loop: a burst read from the sockets together goes as one.
+            busy = true;
+            withoutStageTimes(() => setImmediate(() => void drain()));
+          }
+        }),
+    );
 }
 
 /** Writes a whole (already merged) draft; packages are replaced only when `replacePackages`. */

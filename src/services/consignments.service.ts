@@ -5,7 +5,7 @@ import {
   findConsignment,
   findConsignmentDetails,
   findConsignmentRef,
-  insertDraft,
+  draftInserter,
   listConsignments,
   referenceGuard,
   refuseTakenReference,
@@ -88,16 +88,17 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
     };
   };
 
+  const insertDrafts = draftInserter(deps.db);
   return {
     /**
      * Creates a draft: its row and its outbox entry in one statement, so all or nothing (the relay starts its
-     * workflow), and answers at once. `uuid` makes a retry find the draft it created.
+     * workflow), and answers at once (on PGlite, drafts created together share one statement: draftInserter). `uuid` makes a retry find the draft it created.
      */
     async createDraft(caller: Caller, draft: DraftInput, uuid: string = randomUUID()): Promise<ConsignmentRecord> {
       await checkReferences(caller, draft);
       // A reference_no already taken trips the unique index (REFERENCE_USED).
       const { record, created } = await referenceGuard(() =>
-        insertDraft(deps.db, newDraft({ uuid, customerId: caller.customerId, userId: caller.userId ?? null, draft }), { enqueueStart: true }),
+        insertDrafts(newDraft({ uuid, customerId: caller.customerId, userId: caller.userId ?? null, draft })),
       ).catch(async (error: unknown) => {
         // A concurrent duplicate of this very request (same uuid) may have taken the reference_no first.
         const first = error instanceof DomainError && error.code === 'REFERENCE_USED' ? await findConsignment(deps.db, { uuid }) : undefined;
