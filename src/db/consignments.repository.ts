@@ -9,6 +9,7 @@ import { STATUS } from '../domain/statuses';
 import { consignmentType, packageDesi, totals } from '../domain/weights';
 import { isUniqueViolation, type Database, type Queryable } from './database';
 import { timeStage, withoutStageTimes } from '../stage-timing';
+import { groupedWhileBusy } from './grouping';
 import { DOCUMENT_FILES_JSON, documentRecords, type DocumentRecord } from './documents.repository';
 import type { LabelSummary } from './labels.repository';
 
@@ -448,8 +449,6 @@ export function draftInserter(db: Database): (input: NewDraft) => Promise<{ reco
   const single = (input: NewDraft) => insertDraft(db, input, { enqueueStart: true });
   if (db.kind !== 'pglite') return single;
   type Waiting = { input: NewDraft; resolve: (result: Promise<{ record: ConsignmentRecord; created: boolean }>) => void };
-  let waiting: Waiting[] = [];
-  let busy = false;
   const insertGroup = async (group: Waiting[]) => {
     if (group.length === 1) return group[0].resolve(single(group[0].input));
     let rows: ConsignmentRow[];
@@ -473,38 +472,11 @@ export function draftInserter(db: Database): (input: NewDraft) => Promise<{ reco
       w.resolve(row ? Promise.resolve({ record: toRecord(row), created: true }) : single(w.input));
     }
   };
-  const drain = async () => {
-    while (waiting.length) {
-      // A uuid once per group (its packages are joined by uuid): a second draft with it waits for the next group, which finds the first's row.
-      const group: Waiting[] = [];
-      const uuids = new Set<string>();
-      const rest: Waiting[] = [];
-      for (const w of waiting) {
-        const uuid = w.input.uuid.toLowerCase();
-        if (group.length < MAX_GROUPED_DRAFTS && !uuids.has(uuid)) {
-          group.push(w);
-          uuids.add(uuid);
-        } else rest.push(w);
-      }
-      waiting = rest;
-      await insertGroup(group);
-    }
-    busy = false;
-  };
+  // A uuid once per group (its packages are joined by uuid): a second draft with it goes in a later group, which finds the first's row.
+  const sameUuid = (a: Waiting, b: Waiting) => a.input.uuid.toLowerCase() === b.input.uuid.toLowerCase();
+  const offer = groupedWhileBusy(insertGroup, { max: MAX_GROUPED_DRAFTS, fits: (group, w) => !group.some((other) => sameUuid(other, w)) });
   // Each draft's wait for its group is its request's `db` time; the group's statements belong to no request.
-  return (input) =>
-    timeStage(
-      'db',
-      () =>
-        new Promise((resolve) => {
-          waiting.push({ input, resolve });
-          if (!busy) {
-            // The first draft waits for the rest of this turn of the event loop: a burst read from the sockets together goes as one.
-            busy = true;
-            withoutStageTimes(() => setImmediate(() => void drain()));
-          }
-        }),
-    );
+  return (input) => timeStage('db', () => new Promise((resolve) => withoutStageTimes(() => offer({ input, resolve }))));
 }
 
 /** Writes a whole (already merged) draft; packages are replaced only when `replacePackages`. */

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { groupedWhileBusy } from './grouping';
 
 /**
  * PGlite in a worker thread of its own. PGlite runs PostgreSQL compiled to WebAssembly synchronously on the
@@ -413,33 +414,26 @@ export async function startPgliteThread(options: PgliteThreadOptions) {
     if (tables) cache.set(key, rows, tables, since);
     return rows;
   };
-  /** Reads waiting for their text's statement in flight, by batch text. */
-  const batches = new Map<string, { busy: boolean; waiting: Waiting[] }>();
-  /** Sends the waiting reads together, then those that came meanwhile, until none waits. */
-  const readBatches = async (sql: string, batch: ReadBatch, queue: { busy: boolean; waiting: Waiting[] }) => {
-    while (queue.waiting.length) {
-      const reads = queue.waiting.splice(0, MAX_BATCH);
-      try {
-        if (reads.length === 1) {
-          reads[0].resolve(await readOnce(sql, reads[0].params, reads[0].key));
-          continue;
-        }
-        // $k of the batch: the array of every read's $k.
-        const params = reads[0].params.map((_, k) => reads.map((read) => read.params[k]));
-        const { rows, tables, since } = await sendRead<Record<string, unknown>>(batch.sql, params);
-        const answers = reads.map((): unknown[] => []);
-        for (const { n, ...row } of rows) answers[Number(n) - 1].push(row);
-        cache.batched += reads.length;
-        reads.forEach((read, i) => {
-          if (tables) cache.set(read.key, answers[i], tables, since);
-          read.resolve(answers[i]);
-        });
-      } catch (error) {
-        for (const read of reads) read.reject(error as Error);
-      }
+  /** Sends reads of one text together: one alone as it is, more as the batch's statement. */
+  const readGroup = async (sql: string, batch: ReadBatch, reads: Waiting[]) => {
+    try {
+      if (reads.length === 1) return reads[0].resolve(await readOnce(sql, reads[0].params, reads[0].key));
+      // $k of the batch: the array of every read's $k.
+      const params = reads[0].params.map((_, k) => reads.map((read) => read.params[k]));
+      const { rows, tables, since } = await sendRead<Record<string, unknown>>(batch.sql, params);
+      const answers = reads.map((): unknown[] => []);
+      for (const { n, ...row } of rows) answers[Number(n) - 1].push(row);
+      cache.batched += reads.length;
+      reads.forEach((read, i) => {
+        if (tables) cache.set(read.key, answers[i], tables, since);
+        read.resolve(answers[i]);
+      });
+    } catch (error) {
+      for (const read of reads) read.reject(error as Error);
     }
-    queue.busy = false;
   };
+  /** Per batch text: reads that miss while one of that text is with the database wait for it, then go together. */
+  const batches = new Map<string, (read: Waiting) => void>();
 
   return {
     query: async <T>(sql: string, params?: unknown[], tx?: number): Promise<{ rows: T[] }> => ({
@@ -455,16 +449,9 @@ export async function startPgliteThread(options: PgliteThreadOptions) {
       const hit = cache.get(key);
       if (hit) return { rows: hit as T[] };
       if (!batch) return { rows: await readOnce<T>(sql, params, key) };
-      let queue = batches.get(batch.sql);
-      if (!queue) batches.set(batch.sql, (queue = { busy: false, waiting: [] }));
-      const rows = new Promise<T[]>((resolve, reject) => queue.waiting.push({ params, key, resolve: resolve as Waiting['resolve'], reject }));
-      if (!queue.busy) {
-        // The first miss waits for the rest of this turn of the event loop: a burst of requests read from the
-        // sockets together asks the database once, not once for the first and once for the rest.
-        queue.busy = true;
-        setImmediate(() => void readBatches(sql, batch, queue));
-      }
-      return { rows: await rows };
+      let offer = batches.get(batch.sql);
+      if (!offer) batches.set(batch.sql, (offer = groupedWhileBusy((reads: Waiting[]) => readGroup(sql, batch, reads), { max: MAX_BATCH })));
+      return { rows: await new Promise<T[]>((resolve, reject) => offer({ params, key, resolve: resolve as Waiting['resolve'], reject })) };
     },
     /** How many cached reads were answered from the cache, how many went to the database, and of those how many in batches. */
     cacheStats: () => ({ hits: cache.hits, misses: cache.misses, batched: cache.batched }),
