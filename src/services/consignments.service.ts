@@ -92,7 +92,8 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
   return {
     /**
      * Creates a draft: its row and its outbox entry in one statement, so all or nothing (the relay starts its
-     * workflow), and answers at once (on PGlite, drafts created together share one statement: draftInserter). `uuid` makes a retry find the draft it created.
+     * workflow), and answers at once; on PGlite, drafts created together share the statement (draftInserter).
+     * `uuid` makes a retry find the draft it created.
      */
     async createDraft(caller: Caller, draft: DraftInput, uuid: string = randomUUID()): Promise<ConsignmentRecord> {
       await checkReferences(caller, draft);
