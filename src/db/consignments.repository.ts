@@ -428,9 +428,12 @@ export async function insertDraft(
   // Concurrent requests with the same uuid (an Idempotency-Key replayed at once): the first inserts, the
   // others find its row (or trip over its reference_no first: the caller then finds it by uuid).
   const { rows } = await q.query<ConsignmentRow>(insertDraftsStatement(false, false), insertDraftsParams([input], options.enqueueStart ?? false));
-  if (rows[0]) return { record: toRecord(rows[0]), created: true };
-  const existing = await findConsignment(q, { uuid: input.uuid });
-  return { record: existing!, created: false };
+  return rows[0] ? { record: toRecord(rows[0]), created: true } : storedDraft(q, input.uuid);
+}
+
+/** The draft an earlier insert of the same uuid stored (its INSERT skipped this one): `created` false. */
+async function storedDraft(q: Queryable, uuid: string): Promise<{ record: ConsignmentRecord; created: boolean }> {
+  return { record: (await findConsignment(q, { uuid }))!, created: false };
 }
 
 /** Drafts in one grouped INSERT at most. */
@@ -469,7 +472,7 @@ export function draftInserter(db: Database): (input: NewDraft) => Promise<{ reco
     const inserted = new Map(rows.map((row) => [row.uuid.toLowerCase(), row]));
     for (const w of group) {
       const row = inserted.get(w.input.uuid.toLowerCase());
-      w.resolve(row ? Promise.resolve({ record: toRecord(row), created: true }) : single(w.input));
+      w.resolve(row ? Promise.resolve({ record: toRecord(row), created: true }) : storedDraft(db, w.input.uuid));
     }
   };
   // A uuid once per group (its packages are joined by uuid): a second draft with it goes in a later group, which finds the first's row.
