@@ -19,6 +19,9 @@
  * client waited beyond it: queueing before the service read the request). For the ship phase, the workflow
  * histories of the processed consignments are read back: workflow task timeouts and failures, activity
  * timeouts, and the longest wait of a workflow task for a worker (schedule-to-start).
+ * The bench's own process is the load's client and part of every latency it measures: it collects its own garbage
+ * before each phase, and prints its GC pauses of 5 ms or more in a phase with their moment (each delays every
+ * request in flight; the service's Server-Timing does not see them, so they show as "outside").
  * Times are printed, never asserted.
  *
  *   npx tsx bench/service.ts
@@ -37,12 +40,13 @@
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, openSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
+import { constants, monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
 import { generateApiKey } from '../src/db/customers.repository';
 import { consignmentWorkflowId } from '../src/temporal/consignment.starter';
 import {
   bareWorkflowRate,
+  collectOwnGarbage,
   cpuMeter,
   positiveInt,
   shippingDraftBody,
@@ -118,7 +122,7 @@ interface PhaseResult {
   stalls: StallReport;
   peakRssMb: number;
   /** this bench's own event loop during the phase: a stall here delays every request in flight */
-  client: { loopMaxMs: number; gcMaxMs: number };
+  client: { loopMaxMs: number; gcMaxMs: number; gcs: { at: number; ms: number; major: boolean }[] };
   note?: string;
 }
 
@@ -204,6 +208,7 @@ function serviceThreads(pid: number): Record<string, number> {
 
 /** Runs a phase: `n` tasks from `concurrency` clients, with the stall readings, CPU and peak memory around it. */
 async function phase(name: string, origin: string, pid: number, n: number, concurrency: number, task: (i: number) => Promise<Sample>): Promise<PhaseResult> {
+  collectOwnGarbage();
   const before = await readStalls(origin);
   const threadsBefore = serviceThreads(pid);
   const engine = await cpuMeter({ engine: () => findProcesses('start-dev', `--port ${ENGINE_PORT} `) });
@@ -214,7 +219,14 @@ async function phase(name: string, origin: string, pid: number, n: number, concu
   let firstFailure: string | undefined;
   const clientLoop = monitorEventLoopDelay({ resolution: 5 });
   let clientGcMaxMs = 0;
-  const clientGc = new PerformanceObserver((list) => list.getEntries().forEach((e) => (clientGcMaxMs = Math.max(clientGcMaxMs, e.duration))));
+  const clientGcs: PhaseResult['client']['gcs'] = [];
+  const clientGc = new PerformanceObserver((list) =>
+    list.getEntries().forEach((e) => {
+      clientGcMaxMs = Math.max(clientGcMaxMs, e.duration);
+      const kind = (e as unknown as { detail?: { kind?: number } }).detail?.kind;
+      clientGcs.push({ at: e.startTime - t0, ms: e.duration, major: kind === constants.NODE_PERFORMANCE_GC_MAJOR });
+    }),
+  );
   clientLoop.enable();
   clientGc.observe({ entryTypes: ['gc'] });
   const t0 = performance.now();
@@ -260,7 +272,7 @@ async function phase(name: string, origin: string, pid: number, n: number, concu
     stalls: after.report,
     peakRssMb: peak,
     cpuMs,
-    client: { loopMaxMs: clientLoop.max / 1e6, gcMaxMs: clientGcMaxMs },
+    client: { loopMaxMs: clientLoop.max / 1e6, gcMaxMs: clientGcMaxMs, gcs: clientGcs },
   };
 }
 
@@ -591,6 +603,11 @@ runBench(async () => {
       console.log(
         `  ${p.name}: ${split.n} requests, mean ${fmt(split.meanMs, 0)} ms: ${stages}; sent at ${split.sentAt.map((t) => fmt(t / 1000, 1)).join(', ')} s into the phase`,
       );
+      const clientStops = p.client.gcs.filter((gc) => gc.ms >= 5);
+      if (clientStops.length)
+        console.log(
+          `    the bench client's own GC pauses ≥ 5 ms (they delay every request in flight): ${clientStops.map((gc) => `${fmt(gc.ms, 0)} ms${gc.major ? ' (major)' : ''} at ${fmt(gc.at / 1000, 2)} s`).join(', ')}`,
+        );
     }
 
     const slowest = new Set(

@@ -1,48 +1,11 @@
-import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode, type LogLevel, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type LogLevel, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { existsSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { Worker as Thread } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { createActivities, type ActivityDeps } from '../../activities';
+import { PREBUILT_WORKFLOW_BUNDLE, bundleWorkflowsInThread } from './bundling';
 
-export const WORKFLOWS_PATH = require.resolve('../../workflows');
-/**
- * The workflow bundle `npm run build` writes beside the compiled code (dist/workflow-bundle.js): a compiled
- * worker loads it instead of bundling the workflows with webpack at every start. From source it is absent.
- */
-export const PREBUILT_WORKFLOW_BUNDLE = join(__dirname, '..', '..', 'workflow-bundle.js');
-
-export function buildWorkflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: undefined });
-}
-
-/** The thread that bundles: CommonJS, given the SDK's path and the workflows' (it runs webpack, nothing of ours; warnings only). */
-const BUNDLING_THREAD = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { bundleWorkflowCode, DefaultLogger } = require(workerData.sdk);
-bundleWorkflowCode({ workflowsPath: workerData.workflowsPath, logger: new DefaultLogger('WARN') }).then((bundle) => parentPort.postMessage(bundle));
-`;
-
-/**
- * Bundles the workflows with webpack in a thread of its own, which ends with it. Bundled in the process, webpack's
- * modules stayed in its heap for good (+24 MB live, measured): every later full garbage collection of the API's
- * thread marked them again, in steps of up to 28 ms between requests.
- */
-export function bundleWorkflowsInThread(): Promise<WorkflowBundleWithSourceMap> {
-  return new Promise((resolve, reject) => {
-    const thread = new Thread(BUNDLING_THREAD, {
-      eval: true,
-      workerData: { sdk: require.resolve('@temporalio/worker'), workflowsPath: WORKFLOWS_PATH },
-    });
-    thread.once('message', (bundle: WorkflowBundleWithSourceMap) => {
-      resolve(bundle);
-      void thread.terminate();
-    });
-    thread.once('error', reject);
-    thread.once('exit', (code) => reject(new Error(`bundling the workflows ended with exit code ${code}`)));
-  });
-}
+export { WORKFLOWS_PATH, PREBUILT_WORKFLOW_BUNDLE, buildWorkflowBundle, bundleWorkflowsInThread } from './bundling';
 
 export interface WorkerOptions {
   address: string;

@@ -1,0 +1,46 @@
+import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { join } from 'node:path';
+import { Worker as Thread } from 'node:worker_threads';
+
+/*
+ * The workflows' bundle, apart from the worker (its activities, carriers and PDF modules): the load bench's
+ * client bundles its bare workflow here without loading them.
+ */
+
+export const WORKFLOWS_PATH = require.resolve('../../workflows');
+/**
+ * The workflow bundle `npm run build` writes beside the compiled code (dist/workflow-bundle.js): a compiled
+ * worker loads it instead of bundling the workflows with webpack at every start. From source it is absent.
+ */
+export const PREBUILT_WORKFLOW_BUNDLE = join(__dirname, '..', '..', 'workflow-bundle.js');
+
+export function buildWorkflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: undefined });
+}
+
+/** The thread that bundles: CommonJS, given the SDK's path and the workflows' (it runs webpack, nothing of ours; warnings only). */
+const BUNDLING_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { bundleWorkflowCode, DefaultLogger } = require(workerData.sdk);
+bundleWorkflowCode({ workflowsPath: workerData.workflowsPath, logger: new DefaultLogger('WARN') }).then((bundle) => parentPort.postMessage(bundle));
+`;
+
+/**
+ * Bundles the workflows with webpack in a thread of its own, which ends with it. Bundled in the process, webpack's
+ * modules stayed in its heap for good (+24 MB live, measured): every later full garbage collection of the API's
+ * thread marked them again, in steps of up to 28 ms between requests.
+ */
+export function bundleWorkflowsInThread(workflowsPath = WORKFLOWS_PATH): Promise<WorkflowBundleWithSourceMap> {
+  return new Promise((resolve, reject) => {
+    const thread = new Thread(BUNDLING_THREAD, {
+      eval: true,
+      workerData: { sdk: require.resolve('@temporalio/worker'), workflowsPath },
+    });
+    thread.once('message', (bundle: WorkflowBundleWithSourceMap) => {
+      resolve(bundle);
+      void thread.terminate();
+    });
+    thread.once('error', reject);
+    thread.once('exit', (code) => reject(new Error(`bundling the workflows ended with exit code ${code}`)));
+  });
+}
