@@ -136,19 +136,23 @@ export async function findConsignmentDetails(q: Queryable, key: ConsignmentKey):
     return rows[0] ? toDetails(rows[0]) : undefined;
   }
   // Lookups are the most frequent request: answered from the read cache where the database keeps one, those
-  // by id in batches under load. A cached row is read once; its details are frozen, as the row is shared by
-  // every lookup it answers.
-  const [row] = (await q.cachedQuery<{ detail: string }>(sql, params, 'id' in key ? DETAILS_BY_IDS : undefined)).rows;
-  if (!row) return undefined;
-  let details = detailsOfRow.get(row);
-  if (!details) detailsOfRow.set(row, (details = deepFreeze(toDetails(row))));
+  // by id in batches under load. The cache keeps a row's details parsed once and frozen (they are shared by
+  // every lookup it answers), not its JSON text.
+  const [details] = (await q.cachedQuery(sql, params, 'id' in key ? DETAILS_BY_IDS : DETAILS)).rows;
   return details;
 }
 
+/** What the read cache keeps of a detail row: its details, parsed once and frozen. */
+const keepDetails = (row: Record<string, unknown>) => deepFreeze(toDetails(row as { detail: string }));
+const DETAILS = { keep: keepDetails };
+
 /** Lookups by id and customer, many at once: each row with `n`, the position of the lookup it answers. */
 const DETAILS_BY_IDS = {
-  sql: `SELECT k.n, row_to_json(x)::text AS detail FROM unnest($1::bigint[], $2::int[]) WITH ORDINALITY AS k(id, customer_id, n)
+  keep: keepDetails,
+  batch: {
+    sql: `SELECT k.n, row_to_json(x)::text AS detail FROM unnest($1::bigint[], $2::int[]) WITH ORDINALITY AS k(id, customer_id, n)
     CROSS JOIN LATERAL (SELECT ${CONSIGNMENT_COLUMNS}, ${HISTORY_AND_LABELS_JSON} FROM consignments c WHERE c.id = k.id AND c.customer_id = k.customer_id) x`,
+  },
 };
 
 /**
@@ -157,12 +161,11 @@ const DETAILS_BY_IDS = {
  */
 export async function prepareDetailLookups(q: Queryable): Promise<void> {
   await findConsignmentDetails({ query: (sql, params) => q.query(sql, params) }, { id: 0, customerId: 0 });
-  await q.query(DETAILS_BY_IDS.sql, [[], []]);
+  await q.query(DETAILS_BY_IDS.batch.sql, [[], []]);
 }
 
 /** The detail lookup's SQL by its condition, made once (a text known by identity is found faster in maps). */
 const detailSql = new Map<string, string>();
-const detailsOfRow = new WeakMap<object, ConsignmentDetails>();
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {

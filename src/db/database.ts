@@ -2,16 +2,17 @@ import { mkdirSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Pool, PoolClient } from 'pg';
 import { timeStage } from '../stage-timing';
-import { startPgliteThread, type ReadBatch } from './pglite-thread';
+import { startPgliteThread, type CachedRead } from './pglite-thread';
 
 /** What repositories need: parameterised SQL returning rows. Both PGlite and a pg pool/client provide it. */
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
   /**
    * A read that may be answered from a cache kept good by the database's own record of changes (only PGlite's
-   * thread has one: `pglite-thread.ts`); the rows are shared and must not be changed. Absent: use `query`.
+   * thread has one: `pglite-thread.ts`); the rows (or what `read.keep` made of them) are shared and must not be
+   * changed. Absent: use `query`.
    */
-  cachedQuery?<T = Record<string, unknown>>(sql: string, params?: unknown[], batch?: ReadBatch): Promise<{ rows: T[] }>;
+  cachedQuery?<T = Record<string, unknown>>(sql: string, params?: unknown[], read?: CachedRead<T>): Promise<{ rows: T[] }>;
 }
 
 export interface Database extends Queryable {
@@ -53,7 +54,7 @@ function timedDatabase(db: Database): Database {
   return {
     ...db,
     query: (sql, params) => timeStage('db', () => db.query(sql, params)),
-    ...(db.cachedQuery && { cachedQuery: (sql, params, batch) => timeStage('db', () => db.cachedQuery!(sql, params, batch)) }),
+    ...(db.cachedQuery && { cachedQuery: (sql, params, read) => timeStage('db', () => db.cachedQuery!(sql, params, read)) }),
     transaction: (fn) => timeStage('db', () => db.transaction(fn)),
   };
 }
@@ -77,7 +78,7 @@ async function openPglite(dataDir: string | undefined, inThread: boolean, thread
     return {
       kind: 'pglite',
       query: (sql, params) => thread.query(sql, params),
-      cachedQuery: (sql, params, batch) => thread.cachedQuery(sql, params, batch),
+      cachedQuery: (sql, params, read) => thread.cachedQuery(sql, params, read),
       readCacheStats: () => thread.cacheStats(),
       transaction: async (fn) => {
         const tx = await thread.begin();

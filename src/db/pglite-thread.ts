@@ -282,6 +282,19 @@ export interface ReadBatch {
   sql: string;
 }
 
+/** How a cached read goes to the database and what the cache keeps of it. */
+export interface CachedRead<T> {
+  /** reads of this text that miss while one is with the database go together as this statement */
+  batch?: ReadBatch;
+  /**
+   * What the cache keeps of each row read, and what every read it answers gets (shared: frozen, or never
+   * changed), made once per row read from the database. A detail lookup keeps its parsed details, not the
+   * row's JSON text as well: the text was a third of what each cached lookup added to the API's heap.
+   * Goes with the SQL text (a batch's reads are kept with the first one's).
+   */
+  keep?: (row: Record<string, unknown>) => T;
+}
+
 /** Reads in one batch at most. */
 const MAX_BATCH = 100;
 
@@ -408,21 +421,22 @@ export async function startPgliteThread(options: PgliteThreadOptions) {
     readsOf.delete(id);
     return { rows, tables, since };
   };
-  /** Sends a read, keeping its rows in the cache unless something it read changed meanwhile. */
-  const readOnce = async <T>(sql: string, params: unknown[], key: string): Promise<T[]> => {
-    const { rows, tables, since } = await sendRead<T>(sql, params);
-    if (tables) cache.set(key, rows, tables, since);
-    return rows;
+  /** Sends a read, keeping (what `keep` makes of) its rows in the cache unless something it read changed meanwhile. */
+  const readOnce = async (sql: string, params: unknown[], key: string, keep?: CachedRead<unknown>['keep']): Promise<unknown[]> => {
+    const { rows, tables, since } = await sendRead<Record<string, unknown>>(sql, params);
+    const kept = keep ? rows.map(keep) : rows;
+    if (tables) cache.set(key, kept, tables, since);
+    return kept;
   };
   /** Sends reads of one text together: one alone as it is, more as the batch's statement. */
-  const readGroup = async (sql: string, batch: ReadBatch, reads: Waiting[]) => {
+  const readGroup = async (sql: string, { batch, keep }: CachedRead<unknown> & { batch: ReadBatch }, reads: Waiting[]) => {
     try {
-      if (reads.length === 1) return reads[0].resolve(await readOnce(sql, reads[0].params, reads[0].key));
+      if (reads.length === 1) return reads[0].resolve(await readOnce(sql, reads[0].params, reads[0].key, keep));
       // $k of the batch: the array of every read's $k.
       const params = reads[0].params.map((_, k) => reads.map((read) => read.params[k]));
       const { rows, tables, since } = await sendRead<Record<string, unknown>>(batch.sql, params);
       const answers = reads.map((): unknown[] => []);
-      for (const { n, ...row } of rows) answers[Number(n) - 1].push(row);
+      for (const { n, ...row } of rows) answers[Number(n) - 1].push(keep ? keep(row) : row);
       cache.batched += reads.length;
       reads.forEach((read, i) => {
         if (tables) cache.set(read.key, answers[i], tables, since);
@@ -441,16 +455,18 @@ export async function startPgliteThread(options: PgliteThreadOptions) {
     }),
     /**
      * A read (outside any transaction) answered from the read cache when nothing it reads has changed since.
-     * With `batch`, reads of the same text that miss while one is with the database wait for it and then go
+     * With `read.batch`, reads of the same text that miss while one is with the database wait for it and then go
      * together as one statement (ReadBatch): under load the thread's cost per read falls to a third or less.
+     * With `read.keep`, the cache keeps (and answers with) what it makes of each row.
      */
-    cachedQuery: async <T>(sql: string, params: unknown[] = [], batch?: ReadBatch): Promise<{ rows: T[] }> => {
+    cachedQuery: async <T>(sql: string, params: unknown[] = [], read: CachedRead<T> = {}): Promise<{ rows: T[] }> => {
       const key = `${cache.textNo(sql)} ${JSON.stringify(params)}`;
       const hit = cache.get(key);
       if (hit) return { rows: hit as T[] };
-      if (!batch) return { rows: await readOnce<T>(sql, params, key) };
+      const { batch, keep } = read;
+      if (!batch) return { rows: (await readOnce(sql, params, key, keep)) as T[] };
       let offer = batches.get(batch.sql);
-      if (!offer) batches.set(batch.sql, (offer = groupedWhileBusy((reads: Waiting[]) => readGroup(sql, batch, reads), { max: MAX_BATCH })));
+      if (!offer) batches.set(batch.sql, (offer = groupedWhileBusy((reads: Waiting[]) => readGroup(sql, { batch, keep }, reads), { max: MAX_BATCH })));
       return { rows: await new Promise<T[]>((resolve, reject) => offer({ params, key, resolve: resolve as Waiting['resolve'], reject })) };
     },
     /** How many cached reads were answered from the cache, how many went to the database, and of those how many in batches. */

@@ -289,7 +289,7 @@ describe("the read cache of PGlite's thread", () => {
       sql: `SELECT k.n, o.id, o.note, (SELECT count(*)::int FROM line l WHERE l.order_id = o.id) AS lines
         FROM unnest($1::int[]) WITH ORDINALITY AS k(id, n) JOIN orders o ON o.id = k.id`,
     };
-    const together = (ids: number[]) => Promise.all(ids.map((id) => db.cachedQuery!(read, [id], batch).then((r) => r.rows)));
+    const together = (ids: number[]) => Promise.all(ids.map((id) => db.cachedQuery!(read, [id], { batch }).then((r) => r.rows)));
 
     beforeEach(async () => {
       await db.query(`INSERT INTO orders (id, shop_id, note) SELECT g, 1, 'order ' || g FROM generate_series(2, 40) g`);
@@ -319,12 +319,30 @@ describe("the read cache of PGlite's thread", () => {
       await db.query(`UPDATE orders SET note = 'later' WHERE id BETWEEN 21 AND 23`);
       expect((await together([21, 22, 23])).flat().map((r) => (r as { note: string }).note)).toEqual(['later', 'later', 'later']);
       const broken = { sql: 'SELECT k.n, 1 / 0 AS boom FROM unnest($1::int[]) WITH ORDINALITY AS k(id, n)' };
-      const results = await Promise.allSettled([24, 25, 26, 27].map((id) => db.cachedQuery!(read, [id], broken)));
+      const results = await Promise.allSettled([24, 25, 26, 27].map((id) => db.cachedQuery!(read, [id], { batch: broken })));
       expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected', 'rejected']);
       expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: '22012' });
       // A read alone goes with the single text.
-      expect((await db.cachedQuery!(read, [28], broken)).rows).toEqual([{ id: 28, note: 'order 28', lines: 0 }]);
+      expect((await db.cachedQuery!(read, [28], { batch: broken })).rows).toEqual([{ id: 28, note: 'order 28', lines: 0 }]);
     });
+  });
+
+  it('keeps what `keep` makes of each row, made once per row read and given to every read it answers, alone and in batches', async () => {
+    await db.query(`INSERT INTO orders (id, shop_id, note) SELECT g, 1, 'kept ' || g FROM generate_series(41, 45) g ON CONFLICT (id) DO NOTHING`);
+    const made: number[] = [];
+    const keep = (row: Record<string, unknown>) => {
+      made.push(row.id as number);
+      return Object.freeze({ order: row.id as number, text: `${row.note} (${row.lines})` });
+    };
+    const batch = { sql: `SELECT k.n, o.id, o.note, 0 AS lines FROM unnest($1::int[]) WITH ORDINALITY AS k(id, n) JOIN orders o ON o.id = k.id` };
+    const [alone] = (await db.cachedQuery!(read, [41], { keep })).rows;
+    expect(alone).toEqual({ order: 41, text: 'kept 41 (0)' });
+    expect((await db.cachedQuery!(read, [41], { keep })).rows[0]).toBe(alone);
+    const together = await Promise.all([42, 43, 44].map((id) => db.cachedQuery!(read, [id], { batch, keep })));
+    expect(together.map((r) => r.rows)).toEqual([42, 43, 44].map((id) => [{ order: id, text: `kept ${id} (0)` }]));
+    const again = await Promise.all([42, 43, 44].map((id) => db.cachedQuery!(read, [id], { batch, keep })));
+    again.forEach((r, i) => expect(r.rows[0]).toBe(together[i].rows[0]));
+    expect(made).toEqual([41, 42, 43, 44]);
   });
 
   it('never keeps rows read before a change it hears of later: a read and a write sent together', async () => {

@@ -115,7 +115,7 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): FastifyPluginAsyn
      * and language. A repeated lookup then skips the mapping and JSON.stringify (~a tenth of the API thread's
      * time per lookup); a changed consignment is a new details object, a changed provider a new text.
      */
-    const answers = new WeakMap<Found, WeakMap<Caller, Map<string, { provider?: ProviderInfo; text: string }>>>();
+    const answers = new WeakMap<Found, WeakMap<Caller, Map<string, { provider?: ProviderInfo; body: Buffer }>>>();
     const sameProvider = (a?: ProviderInfo, b?: ProviderInfo) => a === b || (!!a && !!b && a.id === b.id && a.name === b.name && a.logo === b.logo);
     const lookupAnswer = async (found: Found, request: FastifyRequest, reply: FastifyReply) => {
       reply.type('application/json; charset=utf-8');
@@ -124,10 +124,10 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): FastifyPluginAsyn
       const byLocale = byCaller.get(request.caller) ?? byCaller.set(request.caller, new Map()).get(request.caller)!;
       const provider = found.consignment.provider_id !== null ? await deps.providers(found.consignment.provider_id) : undefined;
       const kept = byLocale.get(request.locale);
-      if (kept && sameProvider(kept.provider, provider)) return kept.text;
-      const text = JSON.stringify({ status: true, message: null, data: await detail(found, request, async () => provider) });
-      byLocale.set(request.locale, { provider, text });
-      return text;
+      if (kept && sameProvider(kept.provider, provider)) return kept.body;
+      const body = Buffer.from(JSON.stringify({ status: true, message: null, data: await detail(found, request, async () => provider) }));
+      byLocale.set(request.locale, { provider, body });
+      return body;
     };
 
     app.get('/consignments', { preHandler: deps.listLimit ? [deps.listLimit] : [], schema: list }, async (request) => {
