@@ -110,10 +110,11 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): FastifyPluginAsyn
       });
     const preHandler = deps.lookupLimit ? [deps.lookupLimit] : [];
     /**
-     * A lookup's answer as sent (the JSON text), kept beside details that a read cache shares (they are frozen:
-     * every lookup it answers gets the same object), per caller (the same object while its key is remembered)
-     * and language. A repeated lookup then skips the mapping and JSON.stringify (~a tenth of the API thread's
-     * time per lookup); a changed consignment is a new details object, a changed provider a new text.
+     * A lookup's answer as sent (the JSON as UTF-8 bytes, outside V8's heap), kept beside details that a read
+     * cache shares (they are frozen: every lookup it answers gets the same object), per caller (the same object
+     * while its key is remembered) and language. A repeated lookup then skips the mapping and JSON.stringify
+     * (~a tenth of the API thread's time per lookup); a changed consignment is a new details object, a changed
+     * provider a new answer.
      */
     const answers = new WeakMap<Found, WeakMap<Caller, Map<string, { provider?: ProviderInfo; body: Buffer }>>>();
     const sameProvider = (a?: ProviderInfo, b?: ProviderInfo) => a === b || (!!a && !!b && a.id === b.id && a.name === b.name && a.logo === b.logo);
