@@ -1,5 +1,14 @@
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { CarrierBusyError, CarrierInputError, CarrierRefusedError, type Booking, type BookingRequest, type Carrier } from '../src/carriers/carrier';
+import {
+  CarrierBusyError,
+  CarrierInputError,
+  CarrierRefusedError,
+  type Booking,
+  type BookingRequest,
+  type Carrier,
+  type FoundBooking,
+} from '../src/carriers/carrier';
 import { customsDataOf } from '../src/customs/customs-data';
 import { customsDocuments } from '../src/customs/customs-forms';
 import { renderCustomsDocument } from '../src/customs/customs-pdf';
@@ -20,7 +29,7 @@ import { DomainError } from '../src/domain/errors';
 import type { BookedShipment } from '../src/domain/shipment';
 import { carrierEventOf } from '../src/domain/tracking';
 import type { Providers } from '../src/carriers/providers';
-import type { CarrierActivities } from '../workflows/activities';
+import type { BookingOrder, CarrierActivities } from '../workflows/activities';
 import { asActivity } from './failures';
 
 export interface CarrierActivityDeps {
@@ -64,6 +73,30 @@ function carrierCall<T>(fn: () => Promise<T>): Promise<T> {
       throw error;
     }
   });
+}
+
+/** How often a booking activity tells Temporal it is alive (its workflow's heartbeat timeout is a few times this). */
+const HEARTBEAT_EVERY_MS = 2_000;
+
+/**
+ * Runs a carrier call while telling Temporal the activity is alive, so a worker that dies mid-call (kill -9) is
+ * noticed within the heartbeat timeout and the retry (which looks up first) runs within the caller's carrier
+ * wait, not after the whole start-to-close timeout. Local activities run in the workflow's own task and do not heartbeat.
+ */
+async function alive<T>(fn: () => Promise<T>): Promise<T> {
+  let context: Context;
+  try {
+    context = Context.current();
+  } catch {
+    return fn(); // not in an activity (unit tests)
+  }
+  if (context.info.isLocal) return fn();
+  const beat = setInterval(() => context.heartbeat(), HEARTBEAT_EVERY_MS);
+  try {
+    return await fn();
+  } finally {
+    clearInterval(beat);
+  }
 }
 
 /** Calls to carriers. Bookings are keyed by the consignment uuid, so a retry never books twice. */
@@ -140,14 +173,14 @@ export function createCarrierActivities({ db, providers, sdrRates, metrics, log 
   };
 
   /**
-   * An earlier try with another carrier that may have booked (its answer never came): what that carrier holds
-   * under its key is cancelled there, so moving to another carrier leaves no booking behind.
+   * An earlier try that may have booked (its answer never came): what its carrier holds under the key is cancelled
+   * there, so moving to another carrier, or changing the draft, leaves no booking behind.
    */
-  const releaseElsewhere = async (booking: BookingRequest, intent: BookingIntent): Promise<string[]> => {
+  const releaseIntent = async (booking: BookingRequest, intent: BookingIntent): Promise<string[]> => {
     const other = await carrierFor(intent.providerId).catch(() => undefined);
     if (!other?.findBooking) {
       await closeIntent(db, booking.bookingKey, intent.providerId, 'released');
-      return [];
+      return other ? [`${other.name} offers no look-up: a booking a try whose answer was lost may have made there cannot be checked`] : [];
     }
     let found;
     try {
@@ -170,7 +203,63 @@ export function createCarrierActivities({ db, providers, sdrRates, metrics, log 
     if (found.state === 'unusable')
       return [`${other.name} holds an earlier booking (${found.trackingCodes.join(', ')}) made by a try whose answer was lost; left unused: ${found.reason}`];
     if (found.state === 'unknown') return [`${other.name} could not be asked for an earlier booking (${found.reason})`];
-    return [];
+    return [`${other.name} holds no booking from a try whose answer was lost`];
+  };
+
+  /** The carrier's request: the order as the adapter takes it, customs documents made on demand. */
+  const bookingRequestOf = (request: BookingOrder, carrier: Carrier): BookingRequest => ({
+    bookingKey: request.uuid,
+    shipment: request.shipment,
+    serviceBarcode: request.serviceBarcode,
+    draft: request.draft,
+    reference: request.reference,
+    labelFormat: request.labelFormat,
+    // Made here, not carried in the workflow: documents are bytes, and a history holds no bytes.
+    customsDocument: async (kind) => {
+      const data = customsDataOf(request.draft, {
+        barcode: request.serviceBarcode,
+        date: new Date(),
+        carrierName: (await providers.describe(carrier.id))?.name ?? null,
+      });
+      // In English: the language of the carrier and of the customs of the destination, more often than Turkish.
+      return data && customsDocuments(data, sdrRates)[kind] ? renderCustomsDocument(kind, data, { lang: 'en' }) : undefined;
+    },
+  });
+
+  /**
+   * What earlier tries of this consignment left behind, settled before anything new happens: a live booking
+   * stored with another carrier is voided, and every open intent (asked, its answer never saved) is looked up at
+   * its carrier. With `adopt`, what `carrier` itself holds under the key is the answer (`found`); otherwise, and
+   * at other carriers, what is held is cancelled there. `notes` say what was found, for the history.
+   */
+  const reconcile = async (
+    uuid: string,
+    carrier: Carrier,
+    booking: BookingRequest,
+    adopt: boolean,
+  ): Promise<{ found?: BookedShipment; ownLookup?: FoundBooking['state']; notes: string[] }> => {
+    const notes: string[] = [];
+    const stored = await findBooking(db, uuid);
+    if (stored && adopt && stored.providerId === carrier.id) return { found: stored, notes };
+    // A live booking with another carrier (processing moved on after a failure), or one being released.
+    if (stored) notes.push(await voidStored(uuid, stored));
+    const open = (await findIntents(db, uuid)).filter((i) => i.state === 'open');
+    for (const intent of open.filter((i) => !adopt || i.providerId !== carrier.id)) notes.push(...(await releaseIntent(booking, intent)));
+    if (!adopt || !carrier.findBooking || !open.some((i) => i.providerId === carrier.id)) return { notes };
+    const found = await measured(carrier, 'find', () => carrier.findBooking!(booking));
+    const key = carrier.sentKey(booking);
+    if (found.state === 'found') {
+      notes.push(`Booking recovered: ${carrier.name} already held this consignment under ${key} (${found.booking.trackingCode}); an earlier answer was lost`);
+      return { found: await keep(uuid, carrier, found.booking, notes), ownLookup: found.state, notes };
+    }
+    if (found.state === 'unusable') {
+      notes.push(
+        `${carrier.name} holds an earlier booking under ${key} (${found.trackingCodes.join(', ')}) whose answer was lost; left unused: ${found.reason}`,
+      );
+    } else if (found.state === 'unknown') {
+      notes.push(`${carrier.name} could not be asked for an earlier booking under ${key} (${found.reason})`);
+    }
+    return { ownLookup: found.state, notes };
   };
 
   return {
@@ -181,56 +270,42 @@ export function createCarrierActivities({ db, providers, sdrRates, metrics, log 
      * carrier is sent, and only then is the carrier asked. The answer is the booking as stored.
      */
     bookShipment(request) {
+      return carrierCall(() =>
+        alive(async () => {
+          const stored = await findBooking(db, request.uuid);
+          if (stored && stored.providerId === request.providerId) return stored;
+          const carrier = await carrierFor(request.providerId);
+          const booking = bookingRequestOf(request, carrier);
+          const { found, notes } = await reconcile(request.uuid, carrier, booking, true);
+          if (found) return found;
+          // Durable before the call: whatever happens to the answer, a later try knows to look first.
+          if (!carrier.idempotentBooking) await recordIntent(db, { bookingKey: request.uuid, providerId: carrier.id, sentKey: carrier.sentKey(booking) });
+          const made = await measured(carrier, 'book', () => carrier.book(booking));
+          return keep(request.uuid, carrier, made, notes);
+        }),
+      );
+    },
+
+    /**
+     * Settles what a processing that gave up on its carrier (CARRIER_UNAVAILABLE) may have left there, without
+     * booking anything: `adopt` answers the booking the carrier turns out to hold (the processing is then
+     * finished by the workflow), `release` cancels it (the draft is about to change). Lookups that find nothing
+     * close the intent; `notes` say what was found, for the draft's history.
+     */
+    settleBooking({ mode, ...request }) {
       return carrierCall(async () => {
-        const stored = await findBooking(db, request.uuid);
-        if (stored && stored.providerId === request.providerId) return stored;
         const carrier = await carrierFor(request.providerId);
-        const booking: BookingRequest = {
-          bookingKey: request.uuid,
-          shipment: request.shipment,
-          serviceBarcode: request.serviceBarcode,
-          draft: request.draft,
-          reference: request.reference,
-          labelFormat: request.labelFormat,
-          // Made here, not carried in the workflow: documents are bytes, and a history holds no bytes.
-          customsDocument: async (kind) => {
-            const data = customsDataOf(request.draft, {
-              barcode: request.serviceBarcode,
-              date: new Date(),
-              carrierName: (await providers.describe(carrier.id))?.name ?? null,
-            });
-            // In English: the language of the carrier and of the customs of the destination, more often than Turkish.
-            return data && customsDocuments(data, sdrRates)[kind] ? renderCustomsDocument(kind, data, { lang: 'en' }) : undefined;
-          },
-        };
-        const notes: string[] = [];
-        // A live booking with another carrier (processing moved on after a failure): voided before booking here.
-        if (stored) notes.push(await voidStored(request.uuid, stored));
-        const intents = await findIntents(db, request.uuid);
-        for (const intent of intents.filter((i) => i.state === 'open' && i.providerId !== request.providerId)) {
-          notes.push(...(await releaseElsewhere(booking, intent)));
+        const settled = await alive(() => reconcile(request.uuid, carrier, bookingRequestOf(request, carrier), mode === 'adopt'));
+        if (settled.found)
+          return {
+            booking: settled.found,
+            notes: [`Processed without a request: the processing answered CARRIER_UNAVAILABLE, and ${carrier.name} turned out to hold its booking`],
+          };
+        if (settled.ownLookup === 'none') {
+          await closeIntent(db, request.uuid, carrier.id, 'released');
+          settled.notes.push(`${carrier.name} holds no booking of the processing that answered CARRIER_UNAVAILABLE; the draft stays a draft`);
         }
-        // Open: asked, and its booking never saved (a saved one is closed with it, and stays closed when cancelled).
-        if (intents.some((i) => i.providerId === request.providerId && i.state === 'open') && carrier.findBooking) {
-          const found = await measured(carrier, 'find', () => carrier.findBooking!(booking));
-          if (found.state === 'found') {
-            notes.push(
-              `Booking recovered: ${carrier.name} already held this consignment under ${carrier.sentKey(booking)} (${found.booking.trackingCode}); an earlier answer was lost`,
-            );
-            return keep(request.uuid, carrier, found.booking, notes);
-          }
-          if (found.state === 'unusable') {
-            notes.push(
-              `${carrier.name} holds an earlier booking under ${carrier.sentKey(booking)} (${found.trackingCodes.join(', ')}) whose answer was lost; left unused: ${found.reason}`,
-            );
-          } else if (found.state === 'unknown') {
-            notes.push(`${carrier.name} could not be asked for an earlier booking under ${carrier.sentKey(booking)} (${found.reason}); booked again`);
-          }
-        }
-        // Durable before the call: whatever happens to the answer, a later try knows to look first.
-        if (!carrier.idempotentBooking) await recordIntent(db, { bookingKey: request.uuid, providerId: carrier.id, sentKey: carrier.sentKey(booking) });
-        const made = await measured(carrier, 'book', () => carrier.book(booking));
-        return keep(request.uuid, carrier, made, notes);
+        return { notes: settled.notes };
       });
     },
 

@@ -283,6 +283,15 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
       });
     },
 
+    recordNotes({ uuid, notes, eventKey }) {
+      return asActivity(async () => {
+        const record = await load(db, uuid);
+        for (const [i, note] of notes.entries()) {
+          await insertHistory(db, { consignmentId: record.id, status: record.status, message: note.slice(0, 1000), eventKey: `${eventKey}:${i}` });
+        }
+      });
+    },
+
     deleteDraft({ uuid }) {
       return asActivity(async () => {
         let deletedNow = false;

@@ -25,7 +25,7 @@ import { STATUS } from '../src/domain/statuses';
 import { readCsvRecords } from '../src/imports/csv-stream';
 import { mapOrder, orderGroups, type OrderIssue } from '../src/imports/order-mapper';
 import { resolveLayout } from '../src/imports/presets';
-import { draftStartOf, type ConsignmentStarter } from '../src/temporal/consignment.starter';
+import { draftStartOf, processUpdateId, type ConsignmentStarter } from '../src/temporal/consignment.starter';
 import type { Providers } from '../src/carriers/providers';
 import type { ImportActivities } from '../workflows/activities';
 import { asActivity } from './failures';
@@ -264,7 +264,7 @@ export function createImportActivities(deps: ImportActivityDeps) {
               await deps.lifecycles.process(
                 draftStartOf(current, caller.customerCode),
                 { patch: null, labelFormat: 'pdf', carrierWaitMs: deps.importCarrierWaitMs },
-                `process-${importOrderUuid(importId, order.seq)}`,
+                processUpdateId(importOrderUuid(importId, order.seq)),
               );
               processed.push({ seq: order.seq, from: 'created', to: 'processed' });
             } catch (refusal) {

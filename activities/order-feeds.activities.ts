@@ -20,7 +20,7 @@ import { cancelRule, STATUS } from '../src/domain/statuses';
 import type { ImportOptions } from '../src/imports/import-options';
 import { mapPlatformOrder } from '../src/imports/platform-orders';
 import type { Metrics } from '../src/metrics';
-import { draftStartOf, type ConsignmentStarter } from '../src/temporal/consignment.starter';
+import { draftStartOf, processUpdateId, type ConsignmentStarter } from '../src/temporal/consignment.starter';
 import type { OrderFeedActivities } from '../workflows/activities';
 import { asActivity } from './failures';
 
@@ -157,7 +157,7 @@ export function createOrderFeedActivities(deps: OrderFeedActivityDeps) {
           await deps.lifecycles.process(
             draftStartOf(current, caller.customerCode),
             { patch: null, labelFormat: 'pdf', carrierWaitMs: deps.importCarrierWaitMs },
-            `process-${uuid}`,
+            processUpdateId(uuid),
           );
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;

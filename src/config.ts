@@ -56,6 +56,13 @@ const schema = z.object({
     .min(1_000)
     .max(7 * 86_400_000)
     .default(6 * 3_600_000),
+  // A processing that gave up on its carrier may have booked there: settled by the workflow after this (docs/carriers.md).
+  BOOKING_GRACE_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .max(7 * 86_400_000)
+    .default(10 * 60_000),
   // Lookups of this service's own API per API key and minute, and lookups we make of a remote per account.
   LOOKUP_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(300),
   LIST_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(1).max(1_000_000).default(120),
@@ -128,6 +135,8 @@ export interface Config {
   carrierWaitMs: number;
   /** the same for imports that process their orders */
   importCarrierWaitMs: number;
+  /** how long a booking in doubt waits for the client to process again before the workflow settles it */
+  bookingGraceMs: number;
   /** lookups (by reference and by id) per API key and minute */
   lookupRateLimitPerMin: number;
   /** LIST_RATE_LIMIT_PER_MIN: consignment list requests per API key and minute */
@@ -199,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     carrierPollIntervalMs: e.CARRIER_POLL_INTERVAL_MS,
     carrierWaitMs: e.CARRIER_WAIT_MS,
     importCarrierWaitMs: e.IMPORT_CARRIER_WAIT_MS,
+    bookingGraceMs: e.BOOKING_GRACE_MS,
     lookupRateLimitPerMin: e.LOOKUP_RATE_LIMIT_PER_MIN,
     listRateLimitPerMin: e.LIST_RATE_LIMIT_PER_MIN,
     documentMaxBytes: e.DOCUMENT_MAX_BYTES,

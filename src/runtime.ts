@@ -184,6 +184,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       taskQueue,
       historyLimit: config.consignmentHistoryLimit,
       pollIntervalMs: config.carrierPollIntervalMs,
+      bookingGraceMs: config.bookingGraceMs,
     });
     const deliveries = createWebhookDeliveryStarter({ client, taskQueue, policy: config.webhookRetry });
     // Created drafts are started by the outbox relay, which runs where the worker runs; in one process the

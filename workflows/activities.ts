@@ -7,7 +7,9 @@ import type { ConsignmentRecord } from '../src/domain/consignment';
 import type { DraftInput } from '../src/domain/draft';
 import type { ImportState, ParseCursor } from '../src/domain/imports';
 import type { OrderEventState } from '../src/domain/order-source';
-import type { BookedShipment, ProcessingPlan, ShipmentSpec } from '../src/domain/shipment';
+import type { BookedShipment, BookingOrder, ProcessingPlan } from '../src/domain/shipment';
+
+export type { BookingOrder };
 import type { CarrierEvent } from '../src/domain/tracking';
 import type { WrittenEvent } from '../src/domain/webhook';
 import type { CreateDraftRequest } from './consignment.messages';
@@ -50,25 +52,20 @@ export interface ConsignmentActivities {
     eventKey: string;
     retryInMs: number;
   }): Promise<void>;
+  /** Notes in the consignment's history, in its current status (one entry each, keyed `eventKey:i`, so a retry adds none). */
+  recordNotes(request: { uuid: string; notes: string[]; eventKey: string }): Promise<void>;
   /** Deletes the draft with its deletion event (NOT_DRAFT when it is not a draft); a retry after it went finds the event. */
   deleteDraft(request: { uuid: string }): Promise<WrittenEvent>;
-}
-
-/** What booking needs: the plan's carrier, shipment and draft (never credentials: the activity loads them by provider id). */
-export interface BookingOrder {
-  uuid: string;
-  providerId: number;
-  shipment: ShipmentSpec;
-  serviceBarcode: string;
-  draft: DraftInput;
-  /** our consignment at the carrier: reference_no, or the service barcode */
-  reference: string;
-  labelFormat: 'pdf' | 'zpl';
 }
 
 /** Calls to carriers, keyed by the consignment uuid so a retry never books twice. */
 export interface CarrierActivities {
   bookShipment(request: BookingOrder): Promise<BookedShipment>;
+  /**
+   * Settles what a processing that gave up on its carrier may have left there, booking nothing: `adopt` answers
+   * the booking the carrier holds (to be finished as the processing), `release` cancels it; notes for the history.
+   */
+  settleBooking(request: BookingOrder & { mode: 'adopt' | 'release' }): Promise<{ booking?: BookedShipment; notes: string[] }>;
   trackShipment(request: { providerId: number; trackingCode: string; carrierReference?: string | null }): Promise<CarrierEvent[]>;
   cancelBooking(request: {
     uuid: string;

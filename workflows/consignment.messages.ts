@@ -1,6 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ConsignmentRecord } from '../src/domain/consignment';
 import type { DraftInput } from '../src/domain/draft';
+import type { BookingOrder, ProcessingPlan } from '../src/domain/shipment';
 import type { CarrierEvent, TrackingEventName } from '../src/domain/tracking';
 
 export interface ConsignmentWorkflowInput {
@@ -10,6 +11,11 @@ export interface ConsignmentWorkflowInput {
   historyLimit?: number;
   /** how often a carrier without push is asked for tracking events (default 15 minutes) */
   pollIntervalMs?: number;
+  /**
+   * how long a booking in doubt (a processing that answered CARRIER_UNAVAILABLE after its carrier may have booked)
+   * waits for the client to process again before the workflow settles it itself (default 10 minutes)
+   */
+  bookingGraceMs?: number;
   /** how long a started workflow waits for its createDraft update before it ends (default 2 minutes) */
   creationTimeoutMs?: number;
   /** carried over by continue-as-new */
@@ -44,8 +50,24 @@ export interface ConsignmentState {
   pendingEvents?: CarrierEvent[];
   /** the draft was deleted: its row is gone, the workflow ends once its events are out */
   deleted?: boolean;
+  /** the processing that made the draft a consignment, by its key: a request with the same key gets its answer again */
+  processed?: { key: string; result: ProcessResult };
+  /** a processing gave up on its carrier after it may have booked: settled at `dueAt`, or first by the draft's next change */
+  bookingInDoubt?: BookingInDoubt;
   /** the refusal a duplicate creation request gets again */
   refusal?: { message: string; type: string; details: unknown[] };
+}
+
+/** What a processing that gave up on its carrier was doing: enough to finish it (adopt) or to cancel what it booked. */
+export interface BookingInDoubt {
+  order: BookingOrder;
+  plan: ProcessingPlan;
+  /** the processing's key (ProcessRequest.processKey, or its update's id) */
+  processKey?: string;
+  /** workflow time (ms) at which the workflow settles it itself */
+  dueAt: number;
+  /** settling attempts that failed (the next waits longer) */
+  failures: number;
 }
 
 export interface CreateDraftRequest {
@@ -76,6 +98,12 @@ export interface ProcessRequest {
    * CARRIER_UNAVAILABLE and the draft left as it was (default: a few quick retries).
    */
   carrierWaitMs?: number;
+  /**
+   * What names this processing across its tries (the request's Idempotency-Key); default the update's id. Every
+   * try of one key shares it: the consignment records it, and a try that finds the draft processed under it gets
+   * that processing's answer instead of NOT_DRAFT.
+   */
+  processKey?: string;
 }
 
 export interface ProcessResult {

@@ -13,6 +13,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ConsignmentRecord } from '../src/domain/consignment';
+import type { BookedShipment, BookingOrder, ProcessingPlan } from '../src/domain/shipment';
 import { cancelRule, canTransition, isDraft, isFinal, STATUS, statusName } from '../src/domain/statuses';
 import { TRACKING_EVENT_STATUS } from '../src/domain/tracking';
 import type { WrittenEvent } from '../src/domain/webhook';
@@ -27,6 +28,8 @@ import {
   processDraftUpdate,
   updateDraftUpdate,
   type ConsignmentState,
+  type ProcessRequest,
+  type ProcessResult,
   type CarrierEvent,
   type ConsignmentWorkflowInput,
 } from './consignment.messages';
@@ -80,8 +83,27 @@ function bookingWithin(waitMs: number, inProcess = false) {
     scheduleToCloseTimeout: waitMs,
     retry: doublingRetry('500 ms', waitMs > 10 * 60_000 ? '2 minutes' : '5 seconds'),
   } as const;
-  return inProcess ? proxyLocalActivities<LifecycleActivities>(options) : proxyActivities<LifecycleActivities>(options);
+  return inProcess ? proxyLocalActivities<LifecycleActivities>(options) : proxyActivities<LifecycleActivities>({ ...options, ...CARRIER_HEARTBEAT });
 }
+
+/**
+ * A booking activity tells Temporal every few seconds that it is alive: the try a dead worker (kill -9) was
+ * running is retried after this, within a caller's carrier wait, instead of after its start-to-close timeout.
+ * Long enough that a busy worker's beat is never late: a try timed out while it still runs would race its retry.
+ */
+const CARRIER_HEARTBEAT = { heartbeatTimeout: '15 seconds' } as const;
+
+/** Settling a booking in doubt: a few tries within a minute (a draft's change waits for it); the workflow tries again later. */
+const settling = proxyActivities<LifecycleActivities>({
+  startToCloseTimeout: '30 seconds',
+  scheduleToCloseTimeout: '1 minute',
+  retry: doublingRetry('500 ms', '5 seconds'),
+  ...CARRIER_HEARTBEAT,
+});
+
+/** Patch marker: a processing that gives up on its carrier leaves a booking in doubt, which the workflow settles. */
+const SETTLES_BOOKINGS_IN_DOUBT = 'settles-bookings-in-doubt';
+const DEFAULT_BOOKING_GRACE_MS = 10 * 60 * 1000;
 const localCarrier = proxyLocalActivities<LifecycleActivities>(CARRIER_CALLS);
 
 /** A booking that failed without the carrier refusing it (it never answered in time) is CARRIER_UNAVAILABLE. */
@@ -141,6 +163,7 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
   };
   const seen = new Set(state.seenEvents ?? []);
   const lock = new Lock();
+  const bookingGrace = input.bookingGraceMs ?? DEFAULT_BOOKING_GRACE_MS;
   // Status events are published one after another, in the order of the changes (webhooks keep that order).
   // The HTTP caller does not wait for them; what is not published yet carries over a continue-as-new, and a
   // final status waits until all are out.
@@ -205,6 +228,133 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
     return rule;
   };
 
+  /** The draft may be processed, or it was processed under this request's key (whose answer is then given again). */
+  const ownProcessing = (request: ProcessRequest) => request.processKey !== undefined && state.processed?.key === request.processKey;
+  const requireProcessable = (request: ProcessRequest) => {
+    if (!ownProcessing(request)) requireDraft();
+  };
+  const bookingInDoubt = () => state.bookingInDoubt !== undefined && state.creation === 'created' && isDraft(state.status) && !state.deleted;
+
+  /**
+   * Writes the processing the carrier booked (the draft becomes a consignment with its label), or, should that
+   * fail, cancels the booking: a booking without a processed consignment would be a label nobody uses.
+   */
+  const finishProcessing = async (plan: ProcessingPlan, booking: BookedShipment, processKey: string | undefined): Promise<ProcessResult> => {
+    try {
+      const done = await readModel.completeProcessing({ uuid: state.uuid, plan, booking });
+      state.pollCarrier = !plan.carrierPushes;
+      state.carrierReference = booking.carrierReference ?? null;
+      followRecord(done.record);
+      publish(done);
+      const result = {
+        consignmentId: done.record.id,
+        status: done.record.status,
+        barcode: done.record.barcode!,
+        trackingCode: booking.trackingCode,
+        trackingUrl: booking.trackingUrl,
+        labelId: done.labelId,
+      };
+      if (processKey !== undefined) state.processed = { key: processKey, result };
+      state.bookingInDoubt = undefined;
+      return result;
+    } catch (error) {
+      await carrier.cancelBooking.executeWithOptions({ summary: `Compensate: cancel booking ${booking.trackingCode} at provider ${plan.providerId}` }, [
+        { uuid: state.uuid, providerId: plan.providerId, trackingCode: booking.trackingCode, carrierReference: booking.carrierReference, inTransit: false },
+      ]);
+      throw error;
+    }
+  };
+
+  /** Validate, choose and book a carrier, write the consignment: nothing is written until the carrier has booked. */
+  const processDraft = async (request: ProcessRequest): Promise<ProcessResult> => {
+    if (ownProcessing(request)) return state.processed!.result;
+    requireDraft();
+    // The processing's key goes with it: run again after a crash lost this update's history, the plan recognises
+    // the processing as its own (the booking and the write are idempotent already).
+    const processKey = request.processKey ?? currentUpdateInfo()?.id;
+    try {
+      const plan = await readModel.planProcessing({ uuid: state.uuid, patch: request.patch, processKey });
+      // Built-in carriers run in the worker's process: their bookings are local activities, which spares the
+      // engine an activity task and a workflow task. Decided by the recorded plan, so histories from before
+      // the plan said so replay with their regular activity.
+      const inProcess = plan.carrierInProcess === true;
+      const booker = request.carrierWaitMs ? bookingWithin(request.carrierWaitMs, inProcess) : inProcess ? localCarrier : carrier;
+      const order: BookingOrder = {
+        uuid: state.uuid,
+        providerId: plan.providerId,
+        shipment: plan.shipment,
+        serviceBarcode: plan.serviceBarcode,
+        draft: plan.draft,
+        reference: plan.draft.reference_no ?? plan.serviceBarcode,
+        labelFormat: request.labelFormat ?? 'pdf',
+      };
+      const booking = await booker.bookShipment
+        .executeWithOptions({ summary: `Book ${order.reference} with provider ${plan.providerId}` }, [order])
+        .catch((error: unknown) => {
+          if (!carrierUnavailable(error)) {
+            // The booking activity settled every earlier try before it was refused.
+            state.bookingInDoubt = undefined;
+            throw error;
+          }
+          // The carrier may have booked before we gave up: settled by the next processing, the draft's next change,
+          // or the workflow itself once the client had time to process again.
+          if (patched(SETTLES_BOOKINGS_IN_DOUBT)) state.bookingInDoubt = { order, plan, processKey, dueAt: Date.now() + bookingGrace, failures: 0 };
+          return refuse('CARRIER_UNAVAILABLE');
+        });
+      state.bookingInDoubt = undefined;
+      return await finishProcessing(plan, booking, processKey);
+    } catch (error) {
+      throw unwrap(error);
+    }
+  };
+
+  /**
+   * Settles a booking in doubt: `adopt` (nobody processed again in time) finishes the processing with what the
+   * carrier turns out to hold, `release` (the draft is about to change) cancels it there. Either way the history says
+   * what was found.
+   */
+  const settleBookingInDoubt = async (mode: 'adopt' | 'release') => {
+    const doubt = state.bookingInDoubt!;
+    const settled = await settling.settleBooking.executeWithOptions(
+      { summary: `${mode === 'adopt' ? 'Settle' : 'Release'} a booking in doubt at provider ${doubt.order.providerId}` },
+      [{ ...doubt.order, mode }],
+    );
+    if (settled.booking) {
+      await finishProcessing(doubt.plan, { ...settled.booking, notes: [...(settled.booking.notes ?? []), ...settled.notes] }, doubt.processKey);
+      return;
+    }
+    if (settled.notes.length > 0) await readModel.recordNotes({ uuid: state.uuid, notes: settled.notes, eventKey: `booking-settled:${doubt.dueAt}` });
+    state.bookingInDoubt = undefined;
+  };
+
+  /** Before a draft changes: what an earlier processing may have booked for it is cancelled, or the change waits (503). */
+  const releaseBookingInDoubt = async () => {
+    if (!bookingInDoubt()) return;
+    await settleBookingInDoubt('release').catch((error: unknown) =>
+      carrierUnavailable(error) ? refuse('CARRIER_UNAVAILABLE') : Promise.reject(unwrap(error)),
+    );
+  };
+
+  /** Nobody processed again within the grace period: settled here; a failure is tried again later, each wait doubled. */
+  const settleInBackground = () =>
+    lock.run(async () => {
+      // Settled meanwhile, or left in doubt again (later) by another processing that gave up.
+      if (!bookingInDoubt() || Date.now() < state.bookingInDoubt!.dueAt) return;
+      try {
+        await settleBookingInDoubt('adopt');
+      } catch (error) {
+        if (!(error instanceof ActivityFailure)) throw error;
+        const doubt = state.bookingInDoubt!;
+        doubt.failures += 1;
+        const waitMs = Math.min(bookingGrace * 2 ** doubt.failures, MAX_TRACKING_BACKOFF_MS);
+        doubt.dueAt = Date.now() + waitMs;
+        if (doubt.failures === 1) {
+          const note = `A booking in doubt at provider ${doubt.order.providerId} could not be settled yet (${failureReason(error)}); trying again in ${Math.round(waitMs / 60_000)} min`;
+          await readModel.recordNotes({ uuid: state.uuid, notes: [note], eventKey: 'booking-in-doubt' }).catch(() => undefined);
+        }
+      }
+    });
+
   setHandler(consignmentStateQuery, () => state);
 
   // Histories only: before the outbox, drafts were created by this update (update-with-start). No production code
@@ -235,74 +385,13 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
     (patch) =>
       lock.run(async () => {
         requireDraft();
+        await releaseBookingInDoubt();
         return followRecord(await readModel.updateDraft({ uuid: state.uuid, patch }).catch((e) => Promise.reject(unwrap(e))));
       }),
     { validator: (..._args: unknown[]) => requireDraft() },
   );
 
-  setHandler(
-    processDraftUpdate,
-    ({ patch, labelFormat, carrierWaitMs }) =>
-      lock.run(async () => {
-        requireDraft();
-        try {
-          // Nothing is written until the carrier has booked: a refused processing leaves the draft as it was.
-          // The update's id goes with the processing: run again after a crash lost this update's history, the
-          // plan recognises the processing as its own (the booking and the write are idempotent already).
-          const plan = await readModel.planProcessing({ uuid: state.uuid, patch, processKey: currentUpdateInfo()?.id });
-          // Built-in carriers run in the worker's process: their bookings are local activities, which spares the
-          // engine an activity task and a workflow task. Decided by the recorded plan, so histories from before
-          // the plan said so replay with their regular activity.
-          const inProcess = plan.carrierInProcess === true;
-          const booker = carrierWaitMs ? bookingWithin(carrierWaitMs, inProcess) : inProcess ? localCarrier : carrier;
-          const reference = plan.draft.reference_no ?? plan.serviceBarcode;
-          const booking = await booker.bookShipment
-            .executeWithOptions({ summary: `Book ${reference} with provider ${plan.providerId}` }, [
-              {
-                uuid: state.uuid,
-                providerId: plan.providerId,
-                shipment: plan.shipment,
-                serviceBarcode: plan.serviceBarcode,
-                draft: plan.draft,
-                reference,
-                labelFormat: labelFormat ?? 'pdf',
-              },
-            ])
-            .catch((error: unknown) => (carrierUnavailable(error) ? refuse('CARRIER_UNAVAILABLE') : Promise.reject(error)));
-          try {
-            const done = await readModel.completeProcessing({ uuid: state.uuid, plan, booking });
-            state.pollCarrier = !plan.carrierPushes;
-            state.carrierReference = booking.carrierReference ?? null;
-            followRecord(done.record);
-            publish(done);
-            return {
-              consignmentId: done.record.id,
-              status: done.record.status,
-              barcode: done.record.barcode!,
-              trackingCode: booking.trackingCode,
-              trackingUrl: booking.trackingUrl,
-              labelId: done.labelId,
-            };
-          } catch (error) {
-            // Compensate: a booking without a processed consignment would be a label nobody uses.
-            await carrier.cancelBooking.executeWithOptions({ summary: `Compensate: cancel booking ${booking.trackingCode} at provider ${plan.providerId}` }, [
-              {
-                uuid: state.uuid,
-                providerId: plan.providerId,
-                trackingCode: booking.trackingCode,
-                carrierReference: booking.carrierReference,
-                inTransit: false,
-              },
-            ]);
-            throw error;
-          }
-        } catch (error) {
-          throw unwrap(error);
-        }
-      }),
-    { validator: (..._args: unknown[]) => requireDraft() },
-  );
-
+  setHandler(processDraftUpdate, (request) => lock.run(() => processDraft(request)), { validator: (request) => requireProcessable(request) });
   setHandler(
     cancelUpdate,
     () =>
@@ -311,15 +400,19 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
         const from = state.status!;
         try {
           if (rule.carrier) {
-            const result = await carrier.cancelBooking.executeWithOptions({ summary: `Cancel ${state.trackingCode} at provider ${state.providerId}` }, [
-              {
-                uuid: state.uuid,
-                providerId: state.providerId!,
-                trackingCode: state.trackingCode!,
-                carrierReference: state.carrierReference,
-                inTransit: rule.inTransit,
-              },
-            ]);
+            const result = await carrier.cancelBooking
+              .executeWithOptions({ summary: `Cancel ${state.trackingCode} at provider ${state.providerId}` }, [
+                {
+                  uuid: state.uuid,
+                  providerId: state.providerId!,
+                  trackingCode: state.trackingCode!,
+                  carrierReference: state.carrierReference,
+                  inTransit: rule.inTransit,
+                },
+              ])
+              .catch((error: unknown) =>
+                carrierUnavailable(error) && patched(SETTLES_BOOKINGS_IN_DOUBT) ? refuse('CARRIER_UNAVAILABLE') : Promise.reject(error),
+              );
             if (!result.accepted) refuse('CANCEL_FAILED', { reason: result.reason ?? 'refused by the carrier' });
           }
           const written = await readModel.recordStatus({
@@ -346,6 +439,7 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
     () =>
       lock.run(async () => {
         requireDraft();
+        await releaseBookingInDoubt();
         try {
           const written = await readModel.deleteDraft({ uuid: state.uuid });
           state.deleted = true;
@@ -416,8 +510,20 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
     // A carrier without push is asked on a durable timer: weeks of waiting cost one timer per interval,
     // and at once when it says something changed (a remote's status webhook).
     // Without polling the wait also ends when processing switches polling on.
-    const woken = polling() ? await condition(wake, pollWait(state.trackingFailures ?? 0)) : (await condition(() => wake() || polling()), true);
+    // A booking in doubt is settled when due, unless a processing or a change of the draft settles it first.
+    const settleIn = bookingInDoubt() ? Math.max(1, state.bookingInDoubt!.dueAt - Date.now()) : undefined;
+    const woken =
+      settleIn !== undefined
+        ? await condition(() => wake() || !bookingInDoubt(), settleIn)
+        : polling()
+          ? await condition(wake, pollWait(state.trackingFailures ?? 0))
+          : (await condition(() => wake() || polling() || bookingInDoubt()), true);
     if (ended() || historyFull()) break;
+    if (settleIn !== undefined && !woken) {
+      await settleInBackground();
+      continue;
+    }
+    if (settleIn !== undefined && pending().length === 0) continue;
     if (!woken || askCarrier()) {
       state.carrierChanged = false;
       let polled: CarrierEvent[];

@@ -8,7 +8,13 @@ export interface IdempotencyRecord {
   resource_uuid: string;
   response_status: number | null;
   response_body: unknown;
+  /** which try of the request's work the key is on (see nextIdempotencyAttempt) */
+  attempt: number;
+  /** this claim made the record: no earlier request with the key did any of its work */
+  fresh: boolean;
 }
+
+const COLUMNS = 'request_hash, resource_uuid, response_status, response_body, attempt';
 
 /**
  * Claims `key` for this request, or returns the claim a first request already made. The claim fixes the
@@ -23,15 +29,35 @@ export async function claimIdempotencyKey(
      ON CONFLICT (customer_id, scope, key) DO UPDATE
        SET request_hash = EXCLUDED.request_hash, resource_uuid = EXCLUDED.resource_uuid, response_status = NULL, response_body = NULL, created_at = now()
        WHERE idempotency_keys.created_at < now() - interval '${IDEMPOTENCY_TTL_HOURS} hours'
-     RETURNING request_hash, resource_uuid, response_status, response_body`,
+     RETURNING ${COLUMNS}`,
     [claim.customerId, claim.scope, claim.key, claim.requestHash, claim.resourceUuid],
   );
-  if (rows[0]) return rows[0];
-  const existing = await q.query<IdempotencyRecord>(
-    'SELECT request_hash, resource_uuid, response_status, response_body FROM idempotency_keys WHERE customer_id = $1 AND scope = $2 AND key = $3',
-    [claim.customerId, claim.scope, claim.key],
+  if (rows[0]) return { ...rows[0], fresh: true };
+  const existing = await q.query<IdempotencyRecord>(`SELECT ${COLUMNS} FROM idempotency_keys WHERE customer_id = $1 AND scope = $2 AND key = $3`, [
+    claim.customerId,
+    claim.scope,
+    claim.key,
+  ]);
+  return { ...existing.rows[0], fresh: false };
+}
+
+/**
+ * Moves the key from attempt `from` to the next one, once: concurrent requests that saw the same attempt end
+ * without an outcome move it one step together. Answers the attempt the key is on now.
+ */
+export async function nextIdempotencyAttempt(q: Queryable, key: { customerId: number; scope: string; key: string }, from: number): Promise<number> {
+  const { rows } = await q.query<{ attempt: number }>(
+    `UPDATE idempotency_keys SET attempt = attempt + 1 WHERE customer_id = $1 AND scope = $2 AND key = $3 AND attempt = $4 AND response_status IS NULL
+     RETURNING attempt`,
+    [key.customerId, key.scope, key.key, from],
   );
-  return existing.rows[0];
+  if (rows[0]) return rows[0].attempt;
+  const current = await q.query<{ attempt: number }>('SELECT attempt FROM idempotency_keys WHERE customer_id = $1 AND scope = $2 AND key = $3', [
+    key.customerId,
+    key.scope,
+    key.key,
+  ]);
+  return Math.max(from + 1, current.rows[0]?.attempt ?? 0);
 }
 
 export async function saveIdempotentResponse(

@@ -83,3 +83,15 @@ export interface CarrierLabel {
   content: Buffer;
   contentType: string;
 }
+
+/** What booking needs: the plan's carrier, shipment and draft (never credentials: the activity loads them by provider id). */
+export interface BookingOrder {
+  uuid: string;
+  providerId: number;
+  shipment: ShipmentSpec;
+  serviceBarcode: string;
+  draft: DraftInput;
+  /** our consignment at the carrier: reference_no, or the service barcode */
+  reference: string;
+  labelFormat: 'pdf' | 'zpl';
+}

@@ -123,8 +123,8 @@ export const ERROR_MESSAGES: Record<ErrorCode, Text> = {
   CARRIER_REFUSED: { en: 'The carrier refused the consignment: {reason}', tr: 'Kargo firması gönderiyi kabul etmedi: {reason}' },
   CARRIER_FIELD: { en: 'The carrier does not accept this value: {reason}', tr: 'Kargo firması bu değeri kabul etmiyor: {reason}' },
   CARRIER_UNAVAILABLE: {
-    en: 'The carrier is unavailable; the draft was not processed. Please retry later.',
-    tr: 'Kargo firmasına şu anda ulaşılamıyor; taslak işlenmedi. Lütfen daha sonra tekrar deneyin.',
+    en: 'The carrier did not answer in time; nothing is done yet. Please retry later with the same Idempotency-Key.',
+    tr: 'Kargo firması zamanında yanıt vermedi; henüz bir işlem yapılmadı. Lütfen daha sonra aynı Idempotency-Key ile tekrar deneyin.',
   },
   ALREADY_DELIVERED: { en: 'Shipment already delivered', tr: 'Gönderi zaten teslim edildi' },
   ALREADY_CANCELLED: { en: 'Shipment already cancelled', tr: 'Gönderi zaten iptal edildi' },

@@ -20,11 +20,11 @@ import type { ConsignmentFilter } from '../domain/consignment-filter';
 import { newDraft, type DraftInput } from '../domain/draft';
 import type { PageRequest } from '../domain/pagination';
 import { DomainError } from '../domain/errors';
-import { cancelRule, isDraft, requireDraft, STATUS } from '../domain/statuses';
+import { cancelRule, requireDraft } from '../domain/statuses';
 import { isCarrierReported, type CarrierEvent } from '../domain/tracking';
 import type { ProcessResult } from '../../workflows/consignment.messages';
 import type { Metrics } from '../metrics';
-import { draftStartOf, type ConsignmentStarter } from '../temporal/consignment.starter';
+import { cancelUpdateId, draftStartOf, processKeyOf, processUpdateId, type ConsignmentStarter } from '../temporal/consignment.starter';
 import type { DocumentService } from './documents.service';
 import type { ProviderService } from './providers.service';
 
@@ -41,6 +41,17 @@ export interface ConsignmentServiceDeps {
   /** the process's metrics (consignments created) */
   metrics?: Pick<Metrics, 'consignments'>;
 }
+
+/**
+ * A processing (or cancellation) asked under an Idempotency-Key: the key's uuid and which try of it this request
+ * is (the API's idempotency record counts them; `next()` moves the key on once a try gave up on the carrier).
+ */
+export interface KeyedProcessing {
+  key: string;
+  attempt: { number: number; fresh: boolean; next(): Promise<number> };
+}
+
+const isCarrierUnavailable = (error: unknown) => error instanceof DomainError && error.code === 'CARRIER_UNAVAILABLE';
 
 export type LabelFormat = 'pdf' | 'zpl';
 export const LABEL_CONTENT_TYPES: Record<LabelFormat, string> = { pdf: 'application/pdf', zpl: 'application/zpl' };
@@ -143,39 +154,50 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
       return listConsignments(deps.db, caller.customerId, filter, page);
     },
 
-    /** Applies the optional patch and processes the draft in one update, all or nothing. */
     /**
-     * Processes a draft through its workflow. `updateId` (from the request's Idempotency-Key) makes a retry
-     * answer what the first request got: a processing still running is waited for, a finished one (its
-     * answer lost to a crash) is read back from the workflow, even though the draft is no longer a draft
-     * (and recognised by its key when the crash took the update from the engine too).
+     * Applies the optional patch and processes the draft through its workflow, in one update, all or nothing.
+     * `keyed` (a request's Idempotency-Key) makes a retry answer what the first request got: a processing
+     * still running is waited for, a finished one (its answer lost to a crash) is answered again, even though
+     * the draft is no longer a draft. A try that gave up on the carrier (CARRIER_UNAVAILABLE) is no outcome: the
+     * next request with the key processes again, as the next attempt, through the booking's look-up first.
      */
     async processDraft(
       caller: Caller,
       id: number,
       patch: DraftInput | null,
       format: LabelFormat,
-      options: { carrierWaitMs?: number; updateId?: string } = {},
+      options: { carrierWaitMs?: number; keyed?: KeyedProcessing } = {},
     ): Promise<ProcessOutcome> {
+      const { keyed } = options;
       if (patch) await checkReferences(caller, patch);
       const current = await findConsignmentRef(deps.db, caller.customerId, id);
       if (!current) throw new DomainError('DRAFT_NOT_FOUND');
-      if (!isDraft(current.status) && options.updateId) {
-        // No longer a draft: answered from the update this key sent, if the workflow has it. If a crash lost
-        // that update after its writes committed, the same update sent again recognises the processing as its
-        // own (the consignment records its key) and answers it; another request's key is refused by the workflow.
-        const earlier = await deps.lifecycles.processed(current.uuid, options.updateId);
+      if (keyed && !keyed.attempt.fresh) {
+        // An earlier request with this key: what its try came to, unless it gave up on the carrier.
+        const earlier = await deps.lifecycles.processed(current.uuid, processUpdateId(keyed.key, keyed.attempt.number)).catch(async (error: unknown) => {
+          if (!isCarrierUnavailable(error)) throw error;
+          await keyed.attempt.next();
+          return undefined;
+        });
         if (earlier) return processOutcome(earlier.result, format);
+        // Not a draft any more: the workflow answers a processing made under this key (the settled booking of an
+        // earlier try, or a try whose update a crash took from the engine) and refuses anything else.
       } else {
         requireDraft(current.status);
       }
       await refuseTakenReference(deps.db, caller.customerId, patch?.reference_no, current.uuid);
-      const result = await deps.lifecycles.process(
-        draftStartOf(current, caller.customerCode),
-        { patch, labelFormat: format, carrierWaitMs: options.carrierWaitMs ?? deps.carrierWaitMs },
-        options.updateId,
-      );
-      return processOutcome(result, format);
+      const request = { patch, labelFormat: format, carrierWaitMs: options.carrierWaitMs ?? deps.carrierWaitMs };
+      try {
+        const result = await deps.lifecycles.process(
+          draftStartOf(current, caller.customerCode),
+          keyed ? { ...request, processKey: processKeyOf(keyed.key) } : request,
+          keyed && processUpdateId(keyed.key, keyed.attempt.number),
+        );
+        return processOutcome(result, format);
+      } catch (error) {
+        if (keyed && isCarrierUnavailable(error)) await keyed.attempt.next();
+        throw error;
+      }
     },
 
     /**
@@ -183,21 +205,34 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
      * (CF + digits + check digit) is a barcode; an all-digit value is an id, or a reference_no when no such id
      * exists; anything else is a reference_no.
      */
-    async cancel(caller: Caller, value: string, updateId?: string): Promise<{ consignment: number }> {
+    async cancel(caller: Caller, value: string, keyed?: KeyedProcessing): Promise<{ consignment: number }> {
       const customerId = caller.customerId;
       let record: ConsignmentRecord | undefined;
       if (isServiceBarcode(value)) record = await findConsignment(deps.db, { barcode: value, customerId });
       if (!record && /^\d{1,15}$/.test(value)) record = await findConsignment(deps.db, { id: Number(value), customerId });
       if (!record) record = await findConsignment(deps.db, { referenceNo: value, customerId });
       if (!record) throw new DomainError('CONSIGNMENT_NOT_FOUND');
-      // A retry (same Idempotency-Key) of a cancellation that went through answers as the first request would have.
-      const earlier = record.status === STATUS.CANCELLED && updateId ? await deps.lifecycles.cancelled(record.uuid, updateId) : undefined;
-      if (earlier) return { consignment: earlier.result.consignmentId };
+      const updateId = () => keyed && cancelUpdateId(keyed.key, keyed.attempt.number);
+      // A retry (same Idempotency-Key) of a cancellation that went through answers as the first request would have;
+      // one whose carrier did not answer (CARRIER_UNAVAILABLE) is tried again.
+      if (keyed && !keyed.attempt.fresh) {
+        const earlier = await deps.lifecycles.cancelled(record.uuid, updateId()!).catch(async (error: unknown) => {
+          if (!isCarrierUnavailable(error)) throw error;
+          await keyed.attempt.next();
+          return undefined;
+        });
+        if (earlier) return { consignment: earlier.result.consignmentId };
+      }
       // Final statuses answer from the read model: their workflows may have completed.
       const { refusal } = cancelRule(record.status);
       if (refusal) throw new DomainError(refusal.code, { params: refusal.params });
-      const result = await deps.lifecycles.cancel(draftStartOf(record, caller.customerCode), updateId);
-      return { consignment: result.consignmentId };
+      try {
+        const result = await deps.lifecycles.cancel(draftStartOf(record, caller.customerCode), updateId());
+        return { consignment: result.consignmentId };
+      } catch (error) {
+        if (keyed && isCarrierUnavailable(error)) await keyed.attempt.next();
+        throw error;
+      }
     },
 
     /**

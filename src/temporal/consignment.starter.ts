@@ -30,6 +30,21 @@ const WORKFLOW_TYPE = 'consignmentWorkflow';
 /** One lifecycle workflow per consignment (deterministic, so retries and duplicates collapse). */
 export const consignmentWorkflowId = (uuid: string): string => `consignment:${uuid}`;
 
+/**
+ * The key of a processing that one request (its Idempotency-Key's uuid) or one import order asks for, shared by
+ * every try of it; the consignment records it when processed.
+ */
+export const processKeyOf = (uuid: string): string => `process-${uuid}`;
+
+/**
+ * The workflow update id of try `attempt` of that processing. A try that gave up on the carrier (CARRIER_UNAVAILABLE)
+ * is no outcome to replay, so the next try is another update; the first try's id is the key itself.
+ */
+export const processUpdateId = (uuid: string, attempt = 1): string => (attempt === 1 ? processKeyOf(uuid) : `${processKeyOf(uuid)}.${attempt}`);
+
+/** The workflow update id of try `attempt` of a cancellation one request (its Idempotency-Key's uuid) asks for. */
+export const cancelUpdateId = (uuid: string, attempt = 1): string => (attempt === 1 ? `cancel-${uuid}` : `cancel-${uuid}.${attempt}`);
+
 export interface ConsignmentStarterDeps {
   client: Client;
   taskQueue: string;
@@ -37,6 +52,8 @@ export interface ConsignmentStarterDeps {
   historyLimit?: number;
   /** polling interval for carriers without push */
   pollIntervalMs?: number;
+  /** how long a booking in doubt waits for the client before the workflow settles it (BOOKING_GRACE_MS) */
+  bookingGraceMs?: number;
 }
 
 /**
@@ -79,9 +96,10 @@ async function call<T>(fn: () => Promise<T>, notFound: ErrorCode = 'CONSIGNMENT_
  * services, the import activities and the worker's activities all come here).
  */
 export function createConsignmentStarter(deps: ConsignmentStarterDeps) {
-  const settings = (): Pick<ConsignmentWorkflowInput, 'historyLimit' | 'pollIntervalMs'> => ({
+  const settings = (): Pick<ConsignmentWorkflowInput, 'historyLimit' | 'pollIntervalMs' | 'bookingGraceMs'> => ({
     historyLimit: deps.historyLimit,
     pollIntervalMs: deps.pollIntervalMs,
+    ...(deps.bookingGraceMs !== undefined ? { bookingGraceMs: deps.bookingGraceMs } : {}),
   });
   const handle = (uuid: string) => deps.client.workflow.getHandle<typeof consignmentWorkflow>(consignmentWorkflowId(uuid));
 

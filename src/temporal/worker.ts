@@ -90,6 +90,9 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     // On shutdown the worker stops polling and lets activities in flight finish (a carrier booking, a webhook
     // POST) before it asks them to cancel; it still waits for them after that.
     shutdownGraceTime: '20s',
+    // A carrier booking's heartbeat timeout (workflows/consignment.workflow.ts, CARRIER_HEARTBEAT) must never pass
+    // while it runs: beats reach the server every 3 s at most, far inside it, not every 0.8 × the timeout.
+    maxHeartbeatThrottleInterval: '3s',
   });
   const done = worker.run().finally(() => connection.close().catch(() => undefined));
   done.catch((error: unknown) => options.logger?.error({ err: error }, 'worker stopped with an error'));

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { migrate } from '../../src/db/migrate';
-import { draftBody, party } from '../support/consignments';
+import { draftBody, party, waitForProcessed } from '../support/consignments';
 import { startKolayGelsinDouble, type KolayGelsinDouble } from '../support/carriers/kolay-gelsin-double';
 import { startTestService, type TestService } from '../support/test-service';
 import { waitFor } from '../support/wait';
@@ -25,7 +25,8 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 beforeAll(async () => {
   kg = await startKolayGelsinDouble();
   // The double listens on loopback: private targets allowed. Polling is slow so the webhook is what moves statuses.
-  svc = await startTestService({ WEBHOOK_ALLOW_PRIVATE: '1', CARRIER_POLL_INTERVAL_MS: '600000', CARRIER_WAIT_MS: '4000' });
+  // A booking in doubt is settled by the service itself 3 s after processing gave up.
+  svc = await startTestService({ WEBHOOK_ALLOW_PRIVATE: '1', CARRIER_POLL_INTERVAL_MS: '600000', CARRIER_WAIT_MS: '4000', BOOKING_GRACE_MS: '3000' });
   await svc.app.listen({ port: 0, host: '127.0.0.1' });
   ({ apiKey: key } = await svc.customer('Kolay Gelsin shipper'));
 });
@@ -215,6 +216,62 @@ describe('a Kolay Gelsin carrier account', () => {
     expect(kg.requests.slice(before).map((r) => r.operation)).toEqual(['GetCorporateShipmentsStatus']);
     expect(held()).toHaveLength(1);
     expect(again.json().data.providerTrackingCode).toBe(held()[0][0]);
+  });
+
+  it('a retry with the same Idempotency-Key after a 503 processes again: the shipment the unanswered try saved, nothing booked twice', async () => {
+    kg.faults.applyThenDropNext(1, 'SaveIntegrationShipment');
+    kg.faults.hangNext(20, 'GetCorporateShipmentsStatus');
+    const created = await call('POST', '/consignments/draft', domestic('KG-SAMEKEY'));
+    const send = () =>
+      svc.request({
+        method: 'POST',
+        url: `/api/v1/consignments/draft/${created.json().data.id}/start-process`,
+        apiKey: key,
+        headers: { 'idempotency-key': 'kg-same' },
+      });
+    expect((await send()).statusCode).toBe(503);
+    kg.faults.reset();
+    const held = () => [...kg.deliveries.entries()].filter(([, d]) => d.customerSpecificCode === 'KG-SAMEKEY');
+    expect(held()).toHaveLength(1);
+
+    const before = kg.requests.length;
+    const again = await send();
+    expect(again.statusCode).toBe(200);
+    expect(kg.requests.slice(before).map((r) => r.operation)).toEqual(['GetCorporateShipmentsStatus']);
+    expect(held()).toHaveLength(1);
+    expect(again.json().data.providerTrackingCode).toBe(held()[0][0]);
+    expect((await send()).headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('settles a booking in doubt itself when nobody processes again: the shipment Kolay Gelsin holds becomes the consignment’s', async () => {
+    kg.faults.applyThenDropNext(1, 'SaveIntegrationShipment');
+    kg.faults.hangNext(20, 'GetCorporateShipmentsStatus');
+    const created = await call('POST', '/consignments/draft', domestic('KG-NOBODY'));
+    const id = created.json().data.id as number;
+    expect((await call('POST', `/consignments/draft/${id}/start-process`)).statusCode).toBe(503);
+    kg.faults.reset();
+    const found = await waitForProcessed(details, id);
+    const held = [...kg.deliveries.entries()].filter(([, d]) => d.customerSpecificCode === 'KG-NOBODY');
+    expect(held).toHaveLength(1);
+    expect(found.labels[0].tracking_code).toBe(held[0][0]);
+    const messages = (found.details as Json[]).map((h) => h.message as string);
+    expect(messages.some((m) => m.startsWith('Processed without a request'))).toBe(true);
+  });
+
+  it('cancels at Kolay Gelsin what an unanswered try saved before the draft changes', async () => {
+    kg.faults.applyThenDropNext(1, 'SaveIntegrationShipment');
+    kg.faults.hangNext(20, 'GetCorporateShipmentsStatus');
+    const created = await call('POST', '/consignments/draft', domestic('KG-CHANGED'));
+    const id = created.json().data.id as number;
+    expect((await call('POST', `/consignments/draft/${id}/start-process`)).statusCode).toBe(503);
+    kg.faults.reset();
+    expect((await call('PUT', `/consignments/draft/${id}`, { invoice_number: 'IRS-2' })).statusCode).toBe(200);
+    const held = [...kg.deliveries.entries()].filter(([, d]) => d.customerSpecificCode === 'KG-CHANGED');
+    expect(held).toHaveLength(1);
+    expect(held[0][1].cancellation?.kind).toBe('cancelled-before-pickup');
+    const after = await details(id);
+    expect(after.status).toBe(24);
+    expect((after.details as Json[]).some((h) => /made by a try whose answer was lost, cancelled/.test(h.message))).toBe(true);
   });
 
   it('moves statuses when Kolay Gelsin’s webhook says so (Basic auth or hash header), confirmed by status query', async () => {

@@ -269,7 +269,7 @@ describe('a remote consignment service as a carrier', () => {
     try {
       const res = await ours('POST', `/api/v1/consignments/draft/${created.json.data.id}/start-process`);
       expect(res.status).toBe(503);
-      expect(res.json.errors[0].message).toMatch(/carrier is unavailable/);
+      expect(res.json.errors[0].message).toMatch(/carrier did not answer in time/);
       expect(await statusOf(created.json.data.id)).toBe(24);
     } finally {
       remoteProc = remote.start();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { draftBody, party } from '../support/consignments';
+import { party, turkishDomesticDraft, waitForProcessed } from '../support/consignments';
 import { SENDEO_TEST_CUSTOMER, startSendeoDouble, type SendeoDouble } from '../support/carriers/sendeo-double';
 import { startTestService, type TestService } from '../support/test-service';
 import { waitFor } from '../support/wait';
@@ -20,7 +20,8 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 beforeAll(async () => {
   sd = await startSendeoDouble();
   // The double listens on loopback: private targets allowed. Polling every second, so statuses follow quickly.
-  svc = await startTestService({ WEBHOOK_ALLOW_PRIVATE: '1', CARRIER_POLL_INTERVAL_MS: '1000', CARRIER_WAIT_MS: '4000' });
+  // A booking in doubt is settled by the service itself 3 s after processing gave up.
+  svc = await startTestService({ WEBHOOK_ALLOW_PRIVATE: '1', CARRIER_POLL_INTERVAL_MS: '1000', CARRIER_WAIT_MS: '4000', BOOKING_GRACE_MS: '3000' });
   ({ apiKey: key } = await svc.customer('Sendeo shipper'));
 });
 afterAll(async () => {
@@ -32,19 +33,7 @@ const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, lan
   svc.request({ method, url: `/api/v1${url}`, apiKey: key, payload, ...(lang ? { lang } : {}) });
 const details = async (id: number) => (await call('GET', `/consignments/${id}/details`)).json().data as Json;
 
-const domestic = (reference: string, overrides: Record<string, unknown> = {}) =>
-  draftBody({
-    preference: 0,
-    provider_id: providerId,
-    reference_no: reference,
-    consignor: { ...party('Kadıköy', { name: 'Anadolu Butik', phone_number: '+90 216 555 11 22' }), state: 'İstanbul' },
-    consignee: { ...party('Çankaya', { name: 'Şükrü Öztürk', address: 'Atatürk Bulvarı No:5 D:3' }), state: 'Ankara', postal_code: '06420' },
-    packages: [
-      { package_type: 1, weight: 1.4, length: 30, width: 20, height: 15, items: [{ description: 'Seramik kupa', quantity: 2 }] },
-      { package_type: 1, weight: 0.6, length: 20, width: 20, height: 10 },
-    ],
-    ...overrides,
-  });
+const domestic = (reference: string, overrides: Record<string, unknown> = {}) => turkishDomesticDraft(providerId, reference, overrides);
 
 const draft = async (reference: string, overrides: Record<string, unknown> = {}) => {
   const created = await call('POST', '/consignments/draft', domestic(reference, overrides));
@@ -176,5 +165,69 @@ describe('a Sendeo carrier account', () => {
     const held = [...sd.deliveries.values()].filter((d) => d.request.CustomerReferenceType === 'SD-LATER');
     expect(held).toHaveLength(1);
     expect(again.json().data.providerTrackingCode).toBe(held[0].trackingNumber);
+  });
+
+  const held = (reference: string) => [...sd.deliveries.values()].filter((d) => d.request.CustomerReferenceType === reference);
+
+  it('a retry with the same Idempotency-Key after a 503 processes again: one delivery, the one the unanswered try made', async () => {
+    const id = await draft('SD-SAMEKEY');
+    const send = () =>
+      svc.request({ method: 'POST', url: `/api/v1/consignments/draft/${id}/start-process`, apiKey: key, headers: { 'idempotency-key': 'sd-same-key' } });
+    // Booked at Sendeo, the answer lost, and every look-up unanswered for the whole carrier wait.
+    sd.failNext({ kind: 'applyThenDrop' }, { operation: 'SETDELIVERY' });
+    sd.failNext({ kind: 'hang' }, { operation: 'GETBARCODE', times: 20 });
+    const first = await send();
+    expect(first.statusCode).toBe(503);
+    expect(held('SD-SAMEKEY')).toHaveLength(1);
+    sd.clearFaults();
+
+    const before = sd.requests.length;
+    const again = await send();
+    expect(again.statusCode).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+    // The retry asked Sendeo what it holds under our ReferenceNo, and booked nothing.
+    const asked = sd.requests.slice(before).map((r) => r.operation);
+    expect(asked).toContain('GETBARCODE');
+    expect(asked).not.toContain('SETDELIVERY');
+    expect(held('SD-SAMEKEY')).toHaveLength(1);
+    expect(again.json().data.providerTrackingCode).toBe(held('SD-SAMEKEY')[0].trackingNumber);
+    // Now an outcome: replayed as it is.
+    const third = await send();
+    expect(third.statusCode).toBe(200);
+    expect(third.headers['idempotent-replayed']).toBe('true');
+    expect(third.json().data.barcode).toBe(again.json().data.barcode);
+  });
+
+  it('a retry with the same Idempotency-Key after SETDELIVERY failed for the whole wait books once Sendeo works again', async () => {
+    const id = await draft('SD-DOWN');
+    const send = () =>
+      svc.request({ method: 'POST', url: `/api/v1/consignments/draft/${id}/start-process`, apiKey: key, headers: { 'idempotency-key': 'sd-down-key' } });
+    sd.failNext({ kind: 'status', status: 500 }, { operation: 'SETDELIVERY', times: 1000 });
+    expect((await send()).statusCode).toBe(503);
+    sd.clearFaults();
+    expect(held('SD-DOWN')).toHaveLength(0);
+    const again = await send();
+    expect(again.statusCode).toBe(200);
+    expect(held('SD-DOWN')).toHaveLength(1);
+    expect(again.json().data.providerTrackingCode).toBe(held('SD-DOWN')[0].trackingNumber);
+    // Nothing left in doubt: the service does not settle anything later.
+    await new Promise((r) => setTimeout(r, 4_000));
+    const messages = ((await details(id)).details as Json[]).map((h) => h.message as string);
+    expect(messages.filter((m) => /CARRIER_UNAVAILABLE/.test(m))).toEqual([]);
+  });
+
+  it('settles a booking in doubt itself when nobody processes again: the delivery Sendeo holds becomes the consignment’s, noted in its history', async () => {
+    const id = await draft('SD-NOBODY');
+    sd.failNext({ kind: 'applyThenDrop' }, { operation: 'SETDELIVERY' });
+    sd.failNext({ kind: 'hang' }, { operation: 'GETBARCODE', times: 20 });
+    expect((await call('POST', `/consignments/draft/${id}/start-process`)).statusCode).toBe(503);
+    sd.clearFaults();
+    expect((await details(id)).status).toBe(24);
+    const found = await waitForProcessed(details, id);
+    expect(held('SD-NOBODY')).toHaveLength(1);
+    expect(found.labels[0].tracking_code).toBe(held('SD-NOBODY')[0].trackingNumber);
+    const messages = (found.details as Json[]).map((h) => h.message as string);
+    expect(messages.some((m) => m.startsWith('Booking recovered: Sendeo already held this consignment'))).toBe(true);
+    expect(messages.some((m) => m.startsWith('Processed without a request'))).toBe(true);
   });
 });

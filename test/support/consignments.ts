@@ -118,3 +118,34 @@ export function waitForStatus(
     { timeoutMs: 15_000, ...options },
   );
 }
+
+/**
+ * Waits until consignment `id` is no longer a draft (processed by someone else: the service settling a booking in
+ * doubt) and returns its details; `details` is the test's own lookup. Probes every 500 ms (lookups are rate limited).
+ */
+export function waitForProcessed(details: (id: number) => Promise<Json>, id: number, options: WaitOptions = {}): Promise<Json> {
+  return waitFor(
+    `consignment ${id} processed`,
+    async () => {
+      const d = await details(id);
+      return d.status !== 24 ? d : undefined;
+    },
+    { timeoutMs: 30_000, intervalMs: 500, ...options },
+  );
+}
+
+/** A domestic draft for a Turkish carrier account: İstanbul (Kadıköy) to Ankara (Çankaya), two packages, Turkish letters. */
+export function turkishDomesticDraft(providerId: number, reference: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return draftBody({
+    preference: 0,
+    provider_id: providerId,
+    reference_no: reference,
+    consignor: { ...party('Kadıköy', { name: 'Anadolu Butik', phone_number: '+90 216 555 11 22' }), state: 'İstanbul' },
+    consignee: { ...party('Çankaya', { name: 'Şükrü Öztürk', address: 'Atatürk Bulvarı No:5 D:3' }), state: 'Ankara', postal_code: '06420' },
+    packages: [
+      { package_type: 1, weight: 1.4, length: 30, width: 20, height: 15, items: [{ description: 'Seramik kupa', quantity: 2 }] },
+      { package_type: 1, weight: 0.6, length: 20, width: 20, height: 10 },
+    ],
+    ...overrides,
+  });
+}

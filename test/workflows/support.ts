@@ -272,6 +272,8 @@ export interface LifecycleHooks {
   }) => Promise<{ accepted: boolean; reason?: string }> | { accepted: boolean; reason?: string };
   /** the carrier's tracking events (polling; default none) */
   trackShipment?: () => Promise<CarrierEvent[]>;
+  /** what settling a booking in doubt finds (default: the carrier holds nothing) */
+  settleBooking?: (mode: 'adopt' | 'release') => Promise<{ booking?: BookedShipment; notes: string[] }> | { booking?: BookedShipment; notes: string[] };
 }
 
 /**
@@ -356,6 +358,13 @@ export function lifecycleFakes(hooks: LifecycleHooks = {}) {
         serviceName: 'Standard',
       };
       return booking;
+    },
+    async settleBooking(request) {
+      log('settleBooking', request);
+      return (await hooks.settleBooking?.(request.mode)) ?? { notes: ['nothing held'] };
+    },
+    async recordNotes(request) {
+      log('recordNotes', request);
     },
     async completeProcessing({ uuid, plan, booking }) {
       log('completeProcessing', { uuid, plan, booking });
@@ -458,7 +467,7 @@ export function startConsignment(
 export async function createConsignment(
   ctx: WorkflowTestContext,
   taskQueue: string,
-  input: Partial<Pick<ConsignmentWorkflowInput, 'uuid' | 'historyLimit' | 'pollIntervalMs'>> = {},
+  input: Partial<Pick<ConsignmentWorkflowInput, 'uuid' | 'historyLimit' | 'pollIntervalMs' | 'bookingGraceMs'>> = {},
   request: CreateDraftRequest = createRequest(),
   options: { workflowTaskTimeout?: string } = {},
 ): Promise<{ handle: ConsignmentHandle; record: ConsignmentRecord; uuid: string }> {
@@ -466,7 +475,7 @@ export async function createConsignment(
   const seed = seeders.get(taskQueue);
   if (!seed) throw new Error(`no lifecycle fakes serve task queue ${taskQueue}: run createConsignment inside withWorker(ctx, lifecycleFakes().fakes, ...)`);
   const record = seed(uuid, request);
-  const starter = createConsignmentStarter({ client: ctx.env.client, taskQueue, historyLimit: input.historyLimit, pollIntervalMs: input.pollIntervalMs });
+  const starter = createConsignmentStarter({ ...input, client: ctx.env.client, taskQueue });
   const draft = draftStartOf(record, CUSTOMER.customerCode);
   if (options.workflowTaskTimeout)
     await ctx.env.client.workflow.start<typeof consignmentWorkflow>('consignmentWorkflow', { ...starter.relayStartOptions(draft), ...options });

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { claimIdempotencyKey, saveIdempotentResponse } from '../../db/idempotency.repository';
+import { claimIdempotencyKey, nextIdempotencyAttempt, saveIdempotentResponse } from '../../db/idempotency.repository';
 import type { Queryable } from '../../db/database';
 import { DomainError } from '../../domain/errors';
 import { classify, errorEnvelope, httpStatusOf } from '../errors';
@@ -25,9 +25,24 @@ export interface IdempotentResult {
 }
 
 /**
- * Runs `execute(uuid)` at most once per (customer, scope, Idempotency-Key) within 24 h. Requests without the
- * header get a fresh uuid. A replay answers the stored response (header `Idempotent-Replayed: true`); the same
- * key with another body is 422. Concurrent duplicates share the claimed uuid, so they reach one workflow and one record.
+ * Which try of the key's work a request is on. A fault (a 5xx, e.g. CARRIER_UNAVAILABLE) is not an outcome: the
+ * next request with the key does the work again, as the next attempt (docs/api.md, "Idempotency").
+ */
+export interface IdempotentAttempt {
+  /** 1 for the first request with the key; one more for each try that ended without an outcome */
+  number: number;
+  /** no earlier request with the key did any of its work */
+  fresh: boolean;
+  /** the try `number` ended without an outcome: the key moves to the next try (once, however many requests saw it end); its number */
+  next(): Promise<number>;
+}
+
+/**
+ * Runs `execute(uuid)` until it has an outcome, once per (customer, scope, Idempotency-Key) within 24 h: a success
+ * or a refusal is stored and replayed, a fault is not (the next request runs again; `attempt` says which try it
+ * is, for work that must name its tries apart). Requests without the header get a fresh uuid. A replay answers
+ * the stored response (header `Idempotent-Replayed: true`); the same key with another body is 422. Concurrent
+ * duplicates share the claimed uuid, so they reach one workflow and one record.
  * Only requests that passed validation get here (validation failures are not remembered, as with Stripe).
  */
 export async function idempotent(
@@ -35,7 +50,7 @@ export async function idempotent(
   request: FastifyRequest,
   reply: FastifyReply,
   scope: string,
-  execute: (uuid: string) => Promise<IdempotentResult>,
+  execute: (uuid: string, attempt?: IdempotentAttempt) => Promise<IdempotentResult>,
 ): Promise<unknown> {
   const header = request.headers['idempotency-key'];
   if (header === undefined) {
@@ -52,9 +67,14 @@ export async function idempotent(
   if (claim.response_status !== null) {
     return reply.code(claim.response_status).header('idempotent-replayed', 'true').send(claim.response_body);
   }
+  const attempt: IdempotentAttempt = {
+    number: claim.attempt,
+    fresh: claim.fresh,
+    next: async () => (attempt.number = await nextIdempotencyAttempt(db, identity, attempt.number)),
+  };
   let result: IdempotentResult;
   try {
-    result = await execute(claim.resource_uuid);
+    result = await execute(claim.resource_uuid, attempt);
   } catch (error) {
     // A business refusal is part of the request's outcome and is replayed too; faults are not remembered.
     const refusal = classify(error);

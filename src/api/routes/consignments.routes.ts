@@ -171,9 +171,8 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): FastifyPluginAsyn
     app.post<{ Params: { value: string } }>('/consignments/:value/cancel', { schema: cancel }, async (request, reply) => {
       const value = request.params.value.trim();
       if (!value || value.length > 255) throw new DomainError('CONSIGNMENT_NOT_FOUND');
-      const keyed = request.headers['idempotency-key'] !== undefined;
-      return idempotent(deps.db, request, reply, `cancel:${value}`, async (uuid) => {
-        const result = await deps.consignments.cancel(request.caller, value, keyed ? `cancel-${uuid}` : undefined);
+      return idempotent(deps.db, request, reply, `cancel:${value}`, async (uuid, attempt) => {
+        const result = await deps.consignments.cancel(request.caller, value, attempt && { key: uuid, attempt });
         return { status: 200, body: { status: true, message: translate(SUCCESS_MESSAGES.CONSIGNMENT_CANCELLED, request.locale), data: result } };
       });
     });

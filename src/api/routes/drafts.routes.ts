@@ -160,10 +160,10 @@ export function draftRoutes(deps: { db: Queryable; consignments: ConsignmentServ
       if (!(LABEL_FORMATS as readonly unknown[]).includes(format))
         throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_CHOICE', field: 'label_format' }]);
       const patch = request.body === undefined || Object.keys(fields).length === 0 ? null : parseDraftInput(fields, 'update');
-      // With an Idempotency-Key the key names the workflow update too: a retry, even after a crash, gets the first outcome.
-      const keyed = request.headers['idempotency-key'] !== undefined;
-      return idempotent(deps.db, request, reply, `process:${id}`, async (uuid) => {
-        const outcome = await deps.consignments.processDraft(request.caller, id, patch, format as LabelFormat, keyed ? { updateId: `process-${uuid}` } : {});
+      // With an Idempotency-Key each try of the processing is a workflow update named by the key and the try's number.
+      return idempotent(deps.db, request, reply, `process:${id}`, async (uuid, attempt) => {
+        const keyed = attempt && { key: uuid, attempt };
+        const outcome = await deps.consignments.processDraft(request.caller, id, patch, format as LabelFormat, keyed ? { keyed } : {});
         return { status: 200, body: { status: true, message: translate(SUCCESS_MESSAGES.DRAFT_PROCESSED, request.locale), data: outcome } };
       });
     });

@@ -73,6 +73,8 @@ export type SendeoFault =
   | { kind: 'drop' }
   /** performs the operation (e.g. the booking IS made) and then destroys the socket without answering */
   | { kind: 'applyThenDrop' }
+  /** performs the operation and holds the answer for `ms` (an answer held while its caller dies) */
+  | { kind: 'applyThenHold'; ms: number }
   /** 401 as for an expired token */
   | { kind: 'unauthorized' };
 
@@ -814,6 +816,11 @@ export async function startSendeoDouble(options: SendeoDoubleOptions = {}): Prom
         rec.response = a.body;
         rec.validationErrors.push(...a.validationErrors);
         req.socket.destroy();
+        return;
+      }
+      if (fault?.kind === 'applyThenHold') {
+        const held = setTimeout(() => send(res, a, rec), fault.ms);
+        req.socket.once('close', () => clearTimeout(held));
         return;
       }
       send(res, a, rec);

@@ -2,7 +2,8 @@
  * The Sendeo web service test double as a standalone server, to try a `sendeo` carrier account by hand. Prints every
  * request it receives with its contract check. Type `status <ReferenceNo> <statusId>` (then Enter), e.g.
  * `status CF-1001 102`, to add a status to a delivery (TRACKDELIVERY shows it); `statuses` lists Sendeo's status ids;
- * `expire` makes every token issued so far answer 401.
+ * `expire` makes every token issued so far answer 401. Faults: `down` makes every SETDELIVERY answer 500 until `up`;
+ * `lose` makes the next SETDELIVERY book and drop its answer, and GETBARCODE not answer, until `up`.
  *
  *   PORT=9403 npx tsx test/support/carriers/serve-sendeo-double.ts
  *   # carrier account: {"carrier": "sendeo", "credentials": {"customer_code": "TEST", "password": "TesT.43e54"},
@@ -39,6 +40,16 @@ async function main(): Promise<void> {
         } else if (command === 'expire') {
           sendeo.expireTokens();
           console.log('every token issued so far now answers 401');
+        } else if (command === 'down') {
+          sendeo.failNext({ kind: 'status', status: 500 }, { operation: 'SETDELIVERY', times: 1_000_000 });
+          console.log('SETDELIVERY answers 500 until `up`');
+        } else if (command === 'lose') {
+          sendeo.failNext({ kind: 'applyThenDrop' }, { operation: 'SETDELIVERY' });
+          sendeo.failNext({ kind: 'hang' }, { operation: 'GETBARCODE', times: 1_000_000 });
+          console.log('the next SETDELIVERY books and drops its answer; GETBARCODE does not answer until `up`');
+        } else if (command === 'up') {
+          sendeo.clearFaults();
+          console.log('no more faults');
         }
       } catch (error) {
         console.log((error as Error).message);
