@@ -81,6 +81,21 @@ export type FoundBooking =
   /** the carrier could not be asked for good (e.g. the account may not use its look-up): booking goes on, noted */
   | { state: 'unknown'; reason: string };
 
+/**
+ * How tracking may ask a carrier (docs/carriers.md, "Tracking"): how many shipments one request names, and how
+ * long before the same shipment may be asked again (a carrier's cache or its refusal of repeats).
+ */
+export interface TrackingLimits {
+  batchSize: number;
+  minReaskMs: number;
+}
+
+/** A shipment as batch tracking asks about it: with what is known of its events already (its newest, and how many). */
+export type TrackingQuery = ShipmentRef & { known?: { newestEventId: string; count: number } };
+
+/** One shipment's answer within a batch: its events, or the carrier's reason for giving none for it (the others still count). */
+export type TrackedShipment = { shipment: ShipmentRef; events: TrackingEvent[] } | { shipment: ShipmentRef; error: string };
+
 export interface CancelResult {
   accepted: boolean;
   reason?: string;
@@ -136,6 +151,16 @@ export interface Carrier {
   findBooking?(req: BookingRequest): Promise<FoundBooking>;
   cancel(req: ShipmentRef & { inTransit: boolean }): Promise<CancelResult>;
   track(shipment: ShipmentRef): Promise<TrackingEvent[]>;
+  /** How tracking may ask it; absent: one shipment a request, no re-ask limit of its own. */
+  readonly trackingLimits?: TrackingLimits;
+  /**
+   * The events of up to `trackingLimits.batchSize` shipments in as few requests as the carrier's contract allows,
+   * one answer per shipment given, in any order. A shipment the carrier does not know (yet) answers no events, and
+   * so may one whose events are still those `known` describes (a carrier whose batch answer lacks what our events
+   * need asks again only about the shipments that changed). A failure of the whole request throws (CarrierBusyError when
+   * the carrier asks us to wait). Absent: `track` is asked for each.
+   */
+  trackMany?(shipments: TrackingQuery[]): Promise<TrackedShipment[]>;
 }
 
 /**

@@ -18,17 +18,21 @@ import {
   type QuoteParties,
   type ShipmentRef,
   type ShipmentSpec,
+  type TrackedShipment,
+  type TrackingQuery,
   type TrackingEvent,
+  type TrackingLimits,
 } from './carrier';
 import { carrierCallFault, checkCarrierAnswer } from './carrier-http';
 
 /**
  * DHL Express through the MyDHL API (OpenAPI 3.1.1, `dpdhl-express-api-3.1.1_swagger.yaml`): rates
  * (`POST /rates`), shipments with their label (`POST /shipments`), tracking
- * (`GET /shipments/{shipmentTrackingNumber}/tracking`), the look-up of an earlier booking by its reference
- * (`GET /tracking?shipmentReference=…`) and the cancellation of a booked pickup (`DELETE /pickups/{dcn}`).
- * HTTP Basic on every call, `x-version` required. The contract has no shipment cancel and no label re-issue:
- * see `cancel` and `findBooking`. docs/carriers.md, "DHL Express", says what this means for consignments.
+ * (`GET /shipments/{shipmentTrackingNumber}/tracking`; a batch by `GET /tracking?shipmentTrackingNumber=…`), the
+ * look-up of an earlier booking by its reference (`GET /tracking?shipmentReference=…`) and the cancellation of a
+ * booked pickup (`DELETE /pickups/{dcn}`). HTTP Basic on every call, `x-version` required. The contract has no
+ * shipment cancel and no label re-issue: see `cancel` and `findBooking`. docs/carriers.md, "DHL Express", says what
+ * this means for consignments.
  */
 
 export const DHL_EXPRESS_TEST_URL = 'https://express.api.dhl.com/mydhlapi/test';
@@ -47,6 +51,10 @@ const PLANNED_SHIPPING_LEAD_MS = 10 * 60_000;
 /** How far back (and ahead) a look-up by reference searches: the document asks to restrict it by a date range. Our choice. */
 const LOOKUP_DAYS_BACK = 30;
 const LOOKUP_DAYS_AHEAD = 10;
+/** `GET /tracking`'s `shipmentTrackingNumber`: "Supports up to 200 tracking numbers" (`maxItems: 200`, `explode: true`). */
+const TRACKING_BATCH_SIZE = 200;
+/** What both tracking calls ask for: every checkpoint, at shipment level. */
+const TRACKING_VIEW = { trackingView: 'all-checkpoints', levelOfDetail: 'shipment' } as const;
 
 export interface DhlExpressCredentials {
   username: string;
@@ -600,6 +608,11 @@ export class DhlExpressCarrier extends AccountCarrier<DhlExpressCredentials, Dhl
   readonly supportsCancelInTransit = false;
   readonly supportsPush = false;
   readonly supportsQuotes = true;
+  readonly trackingLimits: TrackingLimits = {
+    batchSize: TRACKING_BATCH_SIZE,
+    // The document states no rate limit, cache or polling interval for tracking (and defines no 429 answer): 0.
+    minReaskMs: 0,
+  };
   constructor(options: DhlExpressCarrierOptions) {
     super(options, options.settings.base_url ?? DHL_EXPRESS_TEST_URL);
   }
@@ -771,17 +784,73 @@ export class DhlExpressCarrier extends AccountCarrier<DhlExpressCredentials, Dhl
    */
   async track(shipment: ShipmentRef): Promise<TrackingEvent[]> {
     const awb = shipment.trackingCode;
-    const res = await this.call<{ shipments?: TrackedShipmentBody[] }>(
-      'GET',
-      `/shipments/${encodeURIComponent(awb)}/tracking?trackingView=all-checkpoints&levelOfDetail=shipment&requestGMTOffsetPerEvent=true`,
-    );
+    const query = new URLSearchParams({ ...TRACKING_VIEW, requestGMTOffsetPerEvent: 'true' });
+    const res = await this.call<{ shipments?: TrackedShipmentBody[] }>('GET', `/shipments/${encodeURIComponent(awb)}/tracking?${query}`);
     if (res.status === 404) return [];
     if (res.status !== 200) throw new CarrierRefusedError(this.id, reasonOf(res));
+    return this.eventsOf(awb, res.body?.shipments?.[0]?.events);
+  }
+
+  /**
+   * `GET /tracking` naming up to 200 waybills (more are split into several calls), with the view `track` asks for. A
+   * 404 means none of them is known yet; a waybill missing from the answer is not known yet either: both answer no
+   * events. The operation has no `requestGMTOffsetPerEvent` (only the single-shipment one has), so a shipment whose
+   * mapped checkpoints come back without their offset is asked again with `track` (read as UTC they would be hours
+   * off) — unless its checkpoints are the ones we know already (as many, the newest among them: ids hold DHL's local
+   * time, not the offset, so they are the same in both answers; DHL adds checkpoints, it does not replace them): then
+   * nothing changed, and it answers no events. A refusal of that one call
+   * answers for that shipment only.
+   */
+  async trackMany(shipments: TrackingQuery[]): Promise<TrackedShipment[]> {
+    const answered = new Map<string, TrackedShipmentBody>();
+    const awbs = [...new Set(shipments.map((s) => s.trackingCode))];
+    for (let from = 0; from < awbs.length; from += TRACKING_BATCH_SIZE) {
+      const query = new URLSearchParams(awbs.slice(from, from + TRACKING_BATCH_SIZE).map((awb): [string, string] => ['shipmentTrackingNumber', awb]));
+      for (const [name, value] of Object.entries(TRACKING_VIEW)) query.append(name, value);
+      const res = await this.call<{ shipments?: TrackedShipmentBody[] }>('GET', `/tracking?${query}`);
+      if (res.status === 404) continue;
+      if (res.status !== 200) throw new CarrierRefusedError(this.id, reasonOf(res));
+      for (const s of res.body?.shipments ?? []) if (s.shipmentTrackingNumber !== undefined) answered.set(String(s.shipmentTrackingNumber), s);
+    }
+    const out: TrackedShipment[] = [];
+    // One after the other: the re-asks are part of one batch, not a burst against DHL's limits.
+    for (const shipment of shipments) {
+      const checkpoints = answered.get(shipment.trackingCode)?.events ?? [];
+      if (!checkpoints.some((e) => e.typeCode && EVENT_OF_CODE[e.typeCode] && !e.GMTOffset)) {
+        out.push({ shipment, events: this.eventsOf(shipment.trackingCode, checkpoints) });
+        continue;
+      }
+      const known = shipment.known;
+      const listed = this.checkpointEvents(shipment.trackingCode, checkpoints);
+      if (known && listed.length === known.count && listed.some((e) => e.eventId === known.newestEventId)) {
+        out.push({ shipment, events: [] });
+        continue;
+      }
+      try {
+        out.push({ shipment, events: await this.track(shipment) });
+      } catch (error) {
+        if (!(error instanceof CarrierRefusedError)) throw error;
+        out.push({ shipment, error: error.reason });
+      }
+    }
+    return out;
+  }
+
+  /** A shipment's checkpoints as our events: the mapped codes only, each at its own offset, in time order. */
+  private eventsOf(awb: string, checkpoints: TrackedShipmentBody['events']): TrackingEvent[] {
+    return this.checkpointEvents(awb, checkpoints)
+      .map((e, order) => ({ ...e, order }))
+      .sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || a.order - b.order)
+      .map(({ order: _order, ...e }) => e);
+  }
+
+  /** The mapped checkpoints as our events, in the order DHL lists them; ids of repeated checkpoints numbered (#2, #3, …). */
+  private checkpointEvents(awb: string, checkpoints: TrackedShipmentBody['events']): TrackingEvent[] {
     const seen = new Map<string, number>();
-    const events: (TrackingEvent & { order: number })[] = [];
-    (res.body?.shipments?.[0]?.events ?? []).forEach((e, order) => {
+    const events: TrackingEvent[] = [];
+    for (const e of checkpoints ?? []) {
       const event = e.typeCode ? EVENT_OF_CODE[e.typeCode] : undefined;
-      if (!event) return;
+      if (!event) continue;
       const base = `${awb}:${e.typeCode}:${e.date}T${e.time}`;
       const n = (seen.get(base) ?? 0) + 1;
       seen.set(base, n);
@@ -791,10 +860,9 @@ export class DhlExpressCarrier extends AccountCarrier<DhlExpressCredentials, Dhl
         occurredAt: eventInstant(e.date, e.time, e.GMTOffset) ?? this.now(),
         location: e.serviceArea?.[0]?.description,
         message: e.description,
-        order,
       });
-    });
-    return events.sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || a.order - b.order).map(({ order: _order, ...e }) => e);
+    }
+    return events;
   }
 
   /** One call: 429 waits its Retry-After, 5xx and network faults are retried, 401/403 and 4xx refusals are not. */

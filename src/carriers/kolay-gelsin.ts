@@ -10,7 +10,9 @@ import {
   type Carrier,
   type Quote,
   type ShipmentRef,
+  type TrackedShipment,
   type TrackingEvent,
+  type TrackingLimits,
 } from './carrier';
 import { carrierCallFault, checkCarrierAnswer, RemoteUnavailableError } from './carrier-http';
 import type { AccountRateSettings } from './rate-table';
@@ -78,6 +80,9 @@ interface ItemStatus {
   CustomerBarcode?: string;
   CargoEventLogModelList?: { CargoEventType?: string | number; LocationName?: string; TimeStamp?: string }[];
 }
+
+/** A shipment's id at Kolay Gelsin: its carrier reference, else its tracking code (booking records the ShipmentId as both). */
+const shipmentIdOf = (s: ShipmentRef) => s.carrierReference ?? s.trackingCode;
 
 /** Answers a retry may fix (api-docs.md's generic failure); every other envelope error is a refusal. */
 const TRANSIENT_MESSAGES = new Set(['SomethingWentWrong']);
@@ -165,6 +170,11 @@ export class KolayGelsinCarrier extends RateTableCarrier<KolayGelsinCredentials,
   readonly supportsCancelInTransit = true;
   /** Its webhook only wakes the consignment, which then asks by status query; the query also runs on the polling schedule. */
   readonly supportsPush = false;
+  /**
+   * The contract sets no size for ShipmentIdList (swagger, api-docs.md): 100 is our choice, so one request and its
+   * answer stay bounded. It says nothing against asking a shipment again, hence no wait.
+   */
+  readonly trackingLimits: TrackingLimits = { batchSize: 100, minReaskMs: 0 };
 
   constructor(options: KolayGelsinCarrierOptions) {
     super(options, KOLAY_GELSIN_TEST_URL, 'Kolay Gelsin');
@@ -238,10 +248,35 @@ export class KolayGelsinCarrier extends RateTableCarrier<KolayGelsinCredentials,
 
   /** GetCorporateShipmentsStatus by shipment id: every event Kolay Gelsin lists that moves a consignment. */
   async track(shipment: ShipmentRef): Promise<TrackingEvent[]> {
-    const shipmentId = shipment.carrierReference ?? shipment.trackingCode;
+    const shipmentId = shipmentIdOf(shipment);
     await this.options.lookupBudget?.();
     const models = await this.statuses({ OnlyLatestEvents: false, ShipmentIdList: [shipmentId] });
-    const model = models.find((m) => String(m.ShipmentId) === shipmentId);
+    return this.eventsOf(
+      shipmentId,
+      models.find((m) => String(m.ShipmentId) === shipmentId),
+    );
+  }
+
+  /**
+   * One GetCorporateShipmentsStatus names every shipment's id (more than `batchSize` are split). The answer has a
+   * model per piece, so a shipment's first model speaks for it, as in `track`; a shipment absent from the answer
+   * (not known yet) has no events. The contract has no per-shipment error: an error envelope fails the whole request.
+   */
+  async trackMany(shipments: ShipmentRef[]): Promise<TrackedShipment[]> {
+    const answers: TrackedShipment[] = [];
+    for (let start = 0; start < shipments.length; start += this.trackingLimits.batchSize) {
+      const batch = shipments.slice(start, start + this.trackingLimits.batchSize);
+      await this.options.lookupBudget?.();
+      const models = await this.statuses({ OnlyLatestEvents: false, ShipmentIdList: [...new Set(batch.map(shipmentIdOf))] });
+      const first = new Map<string, ItemStatus>();
+      for (const m of models) if (!first.has(String(m.ShipmentId))) first.set(String(m.ShipmentId), m);
+      answers.push(...batch.map((shipment) => ({ shipment, events: this.eventsOf(shipmentIdOf(shipment), first.get(shipmentIdOf(shipment))) })));
+    }
+    return answers;
+  }
+
+  /** A shipment's status model as our events: the event types that move a consignment, in Kolay Gelsin's order. */
+  private eventsOf(shipmentId: string, model: ItemStatus | undefined): TrackingEvent[] {
     const events: TrackingEvent[] = [];
     (model?.CargoEventLogModelList ?? []).forEach((e, index) => {
       const code = Number(e.CargoEventType);

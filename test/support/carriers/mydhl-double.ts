@@ -613,7 +613,10 @@ export async function startMyDhlDouble(options: MyDhlDoubleOptions = {}): Promis
         if (referenced && inRange && accounts.some((a) => a.number === q.shipperAccountNumber)) numbers.add(s.shipmentTrackingNumber);
       }
     }
-    const found = [...numbers].map((n) => trackedShipmentFor(n, q)).filter((s) => s !== undefined);
+    // Every number asked (explode form: repeated shipmentTrackingNumber), in the order asked; unknown ones are left
+    // out. The operation has no requestGMTOffsetPerEvent parameter (only exp-api-shipments-tracking has), so its
+    // events carry no GMTOffset, whatever the query says.
+    const found = [...numbers].map((n) => trackedShipmentFor(n, { ...q, requestGMTOffsetPerEvent: undefined })).filter((s) => s !== undefined);
     if (!found.length) {
       return typeof q.shipmentReference === 'string'
         ? errorReply(404, {

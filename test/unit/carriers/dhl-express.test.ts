@@ -4,7 +4,7 @@ import { RemoteUnavailableError } from '../../../src/carriers/carrier-http';
 import { DhlExpressCarrier, INCOTERM_OF_TYPE, type DhlExpressSettings } from '../../../src/carriers/dhl-express';
 import { createOutboundHttp } from '../../../src/http/outbound';
 import { startMyDhlDouble, type MyDhlDouble } from '../../support/carriers/mydhl-double';
-import type { MyDhlTrackingEvent } from '../../support/carriers/mydhl.schemas';
+import { mydhlResponses, type MyDhlTrackingEvent } from '../../support/carriers/mydhl.schemas';
 import { failure } from '../../support/failure';
 import { readPdf } from '../../support/pdf-tools';
 
@@ -439,16 +439,17 @@ describe('DhlExpressCarrier: rates', () => {
   });
 });
 
-describe('DhlExpressCarrier: tracking', () => {
-  const at = (date: string, time: string, GMTOffset: string, typeCode: string, description = typeCode): MyDhlTrackingEvent => ({
-    date,
-    time,
-    GMTOffset,
-    typeCode,
-    description,
-    serviceArea: [{ code: 'DXB', description: 'DUBAI-AE' }],
-  });
+/** A DHL checkpoint at Dubai, at the local time and offset given. */
+const at = (date: string, time: string, GMTOffset: string, typeCode: string, description = typeCode): MyDhlTrackingEvent => ({
+  date,
+  time,
+  GMTOffset,
+  typeCode,
+  description,
+  serviceArea: [{ code: 'DXB', description: 'DUBAI-AE' }],
+});
 
+describe('DhlExpressCarrier: tracking', () => {
   it('reads each checkpoint at its own GMT offset and answers them in time order, with ids stable across polls', async () => {
     const booking = await carrier().book(request('international'));
     // Listed newest first; in local times, 10:00 Dubai (+04:00, 06:00 UTC) comes before 08:30 Frankfurt (+01:00, 07:30 UTC).
@@ -491,6 +492,137 @@ describe('DhlExpressCarrier: tracking', () => {
       RT: 'RETURNED',
       OK: 'DELIVERED',
     });
+  });
+});
+
+describe('DhlExpressCarrier: batch tracking (trackMany)', () => {
+  const ref = (trackingCode: string) => ({ bookingKey: `key-${trackingCode}`, trackingCode });
+  const multi = () => dhl.requests.filter((r) => r.operation === 'tracking.multi');
+  const single = () => dhl.requests.filter((r) => r.operation === 'tracking.single');
+  const [FIRST, SECOND, UNKNOWN] = ['1234567890', '2345678901', '3456789012'];
+  const journey = [
+    at('2026-11-25', '08:30:00', '+01:00', 'AF', 'Arrived at DHL Sort Facility - FRANKFURT-DE'),
+    at('2026-11-25', '10:00:00', '+04:00', 'DF', 'Shipment has departed from a DHL facility - DUBAI-AE'),
+    at('2026-11-24', '16:00:00', '+03:00', 'PU', 'Shipment picked up'),
+  ];
+
+  it('limits a batch to the 200 waybills the contract allows, with no re-ask limit of its own', () => {
+    expect(carrier().trackingLimits).toEqual({ batchSize: 200, minReaskMs: 0 });
+  });
+
+  it('names every waybill in one GET /tracking (explode form) and answers each with what track answers', async () => {
+    dhl.setTracking(FIRST, journey);
+    dhl.setTracking(SECOND, [at('2026-11-24', '16:00:00', '+03:00', 'PU'), at('2026-11-26', '09:15:00', '+01:00', 'OK')]);
+    const shipments = [FIRST, SECOND, UNKNOWN].map(ref);
+    const answers = await carrier().trackMany(shipments);
+
+    expect(multi()).toHaveLength(1);
+    const [asked] = multi();
+    expect(asked.url).toContain(`/tracking?shipmentTrackingNumber=${FIRST}&shipmentTrackingNumber=${SECOND}&shipmentTrackingNumber=${UNKNOWN}&`);
+    expect(asked.query).toEqual({ shipmentTrackingNumber: [FIRST, SECOND, UNKNOWN], trackingView: 'all-checkpoints', levelOfDetail: 'shipment' });
+    expect(asked.validationErrors).toEqual([]);
+    // GET /tracking has no requestGMTOffsetPerEvent: the two with checkpoints are read again at their own offsets.
+    expect(single().map((r) => r.path)).toEqual([`/shipments/${FIRST}/tracking`, `/shipments/${SECOND}/tracking`]);
+
+    expect(answers.map((a) => a.shipment)).toEqual(shipments);
+    expect(answers[2]).toEqual({ shipment: shipments[2], events: [] });
+    expect(answers[0]).toEqual({ shipment: shipments[0], events: await carrier().track(shipments[0]) });
+    expect(answers[1]).toEqual({ shipment: shipments[1], events: await carrier().track(shipments[1]) });
+    expect((answers[0] as { events: { occurredAt: Date }[] }).events.map((e) => e.occurredAt.toISOString())).toEqual([
+      '2026-11-24T13:00:00.000Z',
+      '2026-11-25T06:00:00.000Z',
+      '2026-11-25T07:30:00.000Z',
+    ]);
+  });
+
+  it('asks again only about the shipments whose checkpoints changed since what is known (the poller passes it)', async () => {
+    dhl.setTracking(FIRST, journey);
+    dhl.setTracking(SECOND, journey.slice(0, 2));
+    const [first, second] = await carrier().trackMany([FIRST, SECOND].map(ref));
+    const newest = (answer: typeof first) => ('events' in answer ? answer.events.at(-1)!.eventId : '');
+    const known = [
+      { ...ref(FIRST), known: { newestEventId: newest(first), count: 3 } },
+      { ...ref(SECOND), known: { newestEventId: newest(second), count: 2 } },
+    ];
+    // A late scan of the second, dated before its newest checkpoint: the count tells it changed.
+    dhl.setTracking(SECOND, [...journey.slice(0, 2), at('2026-11-24', '18:00:00', '+03:00', 'PL', 'Processed')]);
+    const before = dhl.requests.length;
+    const answers = await carrier().trackMany(known);
+    const asked = dhl.requests.slice(before);
+    expect(asked.filter((r) => r.operation === 'tracking.multi')).toHaveLength(1);
+    expect(asked.filter((r) => r.operation === 'tracking.single').map((r) => r.path)).toEqual([`/shipments/${SECOND}/tracking`]);
+    expect(answers[0]).toEqual({ shipment: known[0], events: [] });
+    expect('events' in answers[1] && answers[1].events).toHaveLength(3);
+  });
+
+  it('is one request when the answer needs nothing more: checkpoints that carry their offset, or none that move a consignment', async () => {
+    // As DHL would answer if it gave offsets on GET /tracking; the second shipment has only an informational checkpoint.
+    dhl.failNext(
+      {
+        kind: 'custom',
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        body: mydhlResponses.tracking([
+          mydhlResponses.trackedShipment({
+            shipmentTrackingNumber: FIRST,
+            events: journey,
+            fromCountry: 'TR',
+            toCountry: 'DE',
+            shippedAt: '2026-11-24T13:00:00',
+          }),
+          mydhlResponses.trackedShipment({
+            shipmentTrackingNumber: SECOND,
+            events: [{ ...at('2026-11-24', '12:00:00', '+03:00', 'BN', 'Customs broker notified'), GMTOffset: undefined }],
+            fromCountry: 'TR',
+            toCountry: 'DE',
+            shippedAt: '2026-11-24T13:00:00',
+          }),
+        ]),
+      },
+      { operation: 'tracking.multi' },
+    );
+    const answers = await carrier().trackMany([FIRST, SECOND, UNKNOWN].map(ref));
+    expect(dhl.requests).toHaveLength(1);
+    expect(answers.map((a) => ('events' in a ? a.events.map((e) => [e.event, e.occurredAt.toISOString()]) : a.error))).toEqual([
+      [
+        ['PICKED_UP', '2026-11-24T13:00:00.000Z'],
+        ['IN_TRANSIT', '2026-11-25T06:00:00.000Z'],
+        ['IN_TRANSIT', '2026-11-25T07:30:00.000Z'],
+      ],
+      [],
+      [],
+    ]);
+  });
+
+  it('answers no events for each shipment when DHL knows none of them (404 for the whole request)', async () => {
+    const shipments = [FIRST, SECOND, UNKNOWN].map(ref);
+    expect(await carrier().trackMany(shipments)).toEqual(shipments.map((shipment) => ({ shipment, events: [] })));
+    expect(dhl.requests.map((r) => [r.operation, r.status])).toEqual([['tracking.multi', 404]]);
+  });
+
+  it('throws CarrierBusyError when DHL answers 429 with Retry-After', async () => {
+    dhl.failNext({ kind: 'custom', status: 429, body: { title: 'Too many requests' }, headers: { 'retry-after': '7' } }, { operation: 'tracking.multi' });
+    const busy = await failure(carrier().trackMany([FIRST, UNKNOWN].map(ref)));
+    expect(busy).toBeInstanceOf(CarrierBusyError);
+    expect(busy).toMatchObject({ retryAfterMs: 7000 });
+  });
+
+  it('answers a refusal of one shipment’s own call for that shipment only', async () => {
+    dhl.setTracking(FIRST, journey);
+    dhl.setTracking(SECOND, journey);
+    dhl.failNext({ kind: 'refusal', status: 400, detail: 'Wrong input parameters' }, { operation: 'tracking.single' });
+    const answers = await carrier().trackMany([FIRST, SECOND].map(ref));
+    expect(answers[0]).toEqual({ shipment: ref(FIRST), error: 'Wrong input parameters' });
+    expect(answers[1]).toMatchObject({ shipment: ref(SECOND), events: [{ event: 'PICKED_UP' }, { event: 'IN_TRANSIT' }, { event: 'IN_TRANSIT' }] });
+  });
+
+  it('splits more than 200 waybills into requests of at most 200, each waybill asked once', async () => {
+    const codes = Array.from({ length: 201 }, (_, i) => String(7000000000 + i));
+    const answers = await carrier().trackMany([...codes, codes[0]].map(ref));
+    expect(multi().map((r) => [r.query.shipmentTrackingNumber].flat().length)).toEqual([200, 1]);
+    expect(multi().every((r) => r.validationErrors.length === 0)).toBe(true);
+    expect(answers).toHaveLength(202);
+    expect(answers.every((a) => 'events' in a && a.events.length === 0)).toBe(true);
   });
 });
 

@@ -257,6 +257,21 @@ describe('Kolay Gelsin double: cancel and status', () => {
     expect(noFlag.body.ResultMessage).toBe('SomethingWentWrong [OnlyLatestEvents is required]');
   });
 
+  it('answers several ShipmentIds in one status query, each with its own events, and nothing for an unknown one', async () => {
+    const a = await createDelivery();
+    const b = await createDelivery({ CustomerSpecificCode: 'CF-1002', ShipmentItemList: [{ CustomerBarcode: 'CF1002-1', CustomerTrackingId: 'CF-1002-1' }] });
+    double.advance(a, 12);
+    double.advance(b, 12);
+    double.advance(b, 29);
+    const res = await post('GetCorporateShipmentsStatus', { ShipmentIdList: [b, 'nope', a], OnlyLatestEvents: false });
+    expect([res.status, res.body.ResultCode]).toEqual([200, 200]);
+    const models = (res.body.Payload as { ShipmentModelList: Array<{ ShipmentId: string; CargoEventLogModelList: Array<{ CargoEventType: string }> }> })
+      .ShipmentModelList;
+    expect(validateWebhookPayload(models)).toBe(true);
+    const events = Object.fromEntries(models.map((m) => [m.ShipmentId, m.CargoEventLogModelList.map((e) => e.CargoEventType)]));
+    expect(events).toEqual({ [a]: ['1', '12'], [b]: ['1', '12', '29'] });
+  });
+
   it('requires the accept-language header on GetCorporateCustomerCargoEventTypes', async () => {
     // fetch sends `accept-language: *` unless told otherwise: outside the contract's enum
     const star = await post('GetCorporateCustomerCargoEventTypes', {});
