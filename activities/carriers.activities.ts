@@ -49,7 +49,7 @@ export interface CarrierActivityDeps {
  * retried no sooner than it asked (its Retry-After, or our shared budget's next window), anything else is
  * retried with the workflow's backoff.
  */
-function carrierCall<T>(fn: () => Promise<T>): Promise<T> {
+export function carrierCall<T>(fn: () => Promise<T>): Promise<T> {
   return asActivity(async () => {
     try {
       return await fn();

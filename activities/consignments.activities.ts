@@ -17,6 +17,8 @@ import {
 } from '../src/db/consignments.repository';
 import type { Database, Queryable } from '../src/db/database';
 import { findLabelId, insertLabel, voidLabels } from '../src/db/labels.repository';
+import { startTracking, stopTracking } from '../src/db/tracking.repository';
+import { describeWait, firstCheckIn } from '../src/domain/tracking-schedule';
 import { appendDeletedEvent, appendStatusEvent } from '../src/db/status-events.repository';
 import type { ConsignmentRecord } from '../src/domain/consignment';
 import { statusEventId } from '../src/domain/derived-uuid';
@@ -24,7 +26,7 @@ import { applyDraftPatch, newDraft, PREFERENCE } from '../src/domain/draft';
 import { DomainError } from '../src/domain/errors';
 import { costsOf } from '../src/domain/fees';
 import { planProcessing, toDraftInput, type PlannerPorts } from '../src/domain/processing-planner';
-import { isDraft, requireDraft, STATUS, statusName } from '../src/domain/statuses';
+import { isDraft, isFinal, requireDraft, STATUS, statusName } from '../src/domain/statuses';
 import type { Metrics } from '../src/metrics';
 import type { Logger } from 'pino';
 import { totals } from '../src/domain/weights';
@@ -44,6 +46,8 @@ export interface ConsignmentActivityDeps {
   metrics?: Metrics;
   /** the process's logger */
   log?: Logger;
+  /** CARRIER_POLL_INTERVAL_MS: when a consignment handed to a carrier without push is first asked (default 15 min) */
+  trackingIntervalMs?: number;
 }
 
 /** The consignment; `forUpdate` locks its row for the rest of the transaction (changes of one consignment never interleave). */
@@ -54,7 +58,7 @@ async function load(q: Queryable, uuid: string, forUpdate = false): Promise<Cons
 }
 
 /** Read-model writes of the consignment lifecycle. Each is one transaction and safe to retry. */
-export function createConsignmentActivities({ db, carriers, providers, metrics, log }: ConsignmentActivityDeps) {
+export function createConsignmentActivities({ db, carriers, providers, metrics, log, trackingIntervalMs = 15 * 60_000 }: ConsignmentActivityDeps) {
   /** The planner's view of the world (src/domain/processing-planner.ts): the read model, address data, the carrier directory. */
   const plannerPorts: PlannerPorts = {
     findProcessKey: (uuid) => findProcessKey(db, uuid),
@@ -142,6 +146,10 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
         const [pdf, zpl] = carrierLabel
           ? [isZpl ? null : carrierLabel.content, isZpl ? carrierLabel.content.toString('utf8') : null]
           : [await renderPdfLabel(labelData), renderZplLabel(labelData)];
+        // A carrier without push is asked by its account's tracking poller, first soon after the hand-over.
+        const tracking = plan.carrierPushes
+          ? undefined
+          : { intervalMs: trackingIntervalMs, minReaskMs: (await providers.carrierFor(booking.providerId))?.trackingLimits?.minReaskMs ?? 0 };
         let wrote: number | undefined;
         const done = await referenceGuard(() =>
           db.transaction(async (tx) => {
@@ -189,6 +197,15 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
               pdf,
               zpl,
             });
+            if (tracking)
+              await startTracking(tx, {
+                consignmentId: record.id,
+                uuid,
+                providerId: booking.providerId,
+                trackingCode: booking.trackingCode,
+                carrierReference: booking.carrierReference ?? null,
+                firstCheckInMs: firstCheckIn(tracking),
+              });
             // One entry per status change: how cheapest or fastest chose the carrier is part of this one.
             const booked = `Label created; booked with ${carrierName} (${booking.trackingCode})`;
             await insertHistory(tx, { consignmentId: record.id, status, message: plan.choice ? `${booked}. ${plan.choice}` : booked, eventKey: 'processed' });
@@ -240,6 +257,7 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
             occurredAt,
           });
           if (change.to === STATUS.CANCELLED) await voidLabels(tx, record.id);
+          if (isFinal(change.to)) await stopTracking(tx, record.id);
           const event = await appendStatusEvent(tx, {
             consignmentId: record.id,
             consignmentUuid: change.uuid,
@@ -267,13 +285,7 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
         const record = await load(db, uuid);
         const provider = await providers.describe(providerId);
         const name = provider?.name ?? `Provider ${providerId}`;
-        const wait =
-          retryInMs >= 3_600_000
-            ? `${Math.round(retryInMs / 360_000) / 10} h`
-            : retryInMs >= 60_000
-              ? `${Math.round(retryInMs / 60_000)} min`
-              : `${Math.ceil(retryInMs / 1000)} s`;
-        const message = `Tracking at ${name} ${refused ? 'refused' : 'failed'}: ${reason}. Asking again in ${wait}`;
+        const message = `Tracking at ${name} ${refused ? 'refused' : 'failed'}: ${reason}. Asking again in ${describeWait(retryInMs)}`;
         await insertHistory(db, { consignmentId: record.id, status: record.status, message: message.slice(0, 1000), eventKey });
         metrics?.trackingFailures.inc({ carrier: provider?.carrier ?? 'unknown', outcome: refused ? 'refused' : 'failed' });
         log?.warn(

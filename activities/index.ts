@@ -2,9 +2,15 @@ import { createCarrierActivities, type CarrierActivityDeps } from './carriers.ac
 import { createConsignmentActivities, type ConsignmentActivityDeps } from './consignments.activities';
 import { createImportActivities, type ImportActivityDeps } from './imports.activities';
 import { createOrderFeedActivities, type OrderFeedActivityDeps } from './order-feeds.activities';
+import { createTrackingActivities, type TrackingActivityDeps } from './tracking.activities';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks.activities';
 
-export type ActivityDeps = ConsignmentActivityDeps & WebhookActivityDeps & ImportActivityDeps & CarrierActivityDeps & OrderFeedActivityDeps;
+export type ActivityDeps = ConsignmentActivityDeps &
+  WebhookActivityDeps &
+  ImportActivityDeps &
+  CarrierActivityDeps &
+  OrderFeedActivityDeps &
+  TrackingActivityDeps;
 
 /** Every activity the worker registers, built from explicit dependencies (no module singletons). */
 export function createActivities(deps: ActivityDeps) {
@@ -14,5 +20,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createWebhookActivities(deps),
     ...createImportActivities(deps),
     ...createOrderFeedActivities(deps),
+    ...createTrackingActivities(deps),
   };
 }

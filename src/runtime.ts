@@ -39,6 +39,8 @@ import { createOrderSourceService } from './services/order-sources.service';
 import { createOrderEventStarter } from './temporal/order-event.starter';
 import { startIdempotencyPurge } from './services/idempotency-purge';
 import { startOrderEventRelay } from './temporal/order-event-relay';
+import { startTrackingPollerKeeper } from './temporal/tracking-poller-keeper';
+import { createTrackingPollerStarter } from './temporal/tracking-poller.starter';
 
 /** How long a created draft is left to its client before the relay starts its workflow (consignment-relay.ts). */
 const RELAY_GRACE_MS = 1000;
@@ -212,6 +214,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
           carriers,
           providers,
           importCarrierWaitMs: config.importCarrierWaitMs,
+          trackingIntervalMs: config.carrierPollIntervalMs,
           draftsQueued,
           lifecycles,
           consignments,
@@ -226,6 +229,10 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
         logger,
       });
       stops.push(() => worker!.stop());
+      // Every provider with consignments in flight to track has its poller (docs/carriers.md, "Tracking").
+      const pollers = createTrackingPollerStarter({ client, taskQueue, intervalMs: config.carrierPollIntervalMs });
+      const keeper = startTrackingPollerKeeper({ db, pollers, log: logger });
+      stops.push(() => keeper.stop());
     }
 
     const health = async (): Promise<HealthReport> => {

@@ -81,6 +81,35 @@ export interface StatusEventActivities {
   publishStatusEvent(request: { eventId: string }): Promise<void>;
 }
 
+/** What one tracking round did (the poller's next wait follows from it). */
+export interface TrackingRound {
+  /** the provider has no carrier any more (its account is gone): the poller ends */
+  gone: boolean;
+  asked: number;
+  requests: number;
+  /** consignments whose carrier said something new (their workflows were signalled) */
+  changed: number;
+  /** consignments whose answer was an error */
+  failed: number;
+  /** until the next consignment is due; absent when none is tracked */
+  nextDueInMs?: number;
+  /** the interval the round asked by (the worker's CARRIER_POLL_INTERVAL_MS; absent: the poller's own): its waits follow it */
+  intervalMs?: number;
+}
+
+/** The tracking poller's work: a round over one provider's consignments in flight, and a round that failed. */
+export interface TrackingActivities {
+  trackingRound(request: { providerId: number; intervalMs: number }): Promise<TrackingRound>;
+  recordTrackingRoundFailure(failure: {
+    providerId: number;
+    reason: string;
+    refused: boolean;
+    failures: number;
+    retryInMs: number;
+    since: number;
+  }): Promise<void>;
+}
+
 export type LifecycleActivities = ConsignmentActivities & CarrierActivities & StatusEventActivities;
 
 export interface WebhookDeliveryActivities {
@@ -107,4 +136,4 @@ export interface OrderFeedActivities {
   processOrderEvent(request: { eventId: number }): Promise<{ state: OrderEventState }>;
 }
 
-export type AllActivities = LifecycleActivities & WebhookDeliveryActivities & ImportActivities & OrderFeedActivities;
+export type AllActivities = LifecycleActivities & WebhookDeliveryActivities & ImportActivities & OrderFeedActivities & TrackingActivities;

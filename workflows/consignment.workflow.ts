@@ -35,6 +35,7 @@ import {
 } from './consignment.messages';
 import { Lock } from './lock';
 import { SA } from './search-attributes';
+import { carrierBusyFor, failureReason } from './carrier-failures';
 import { doublingRetry } from './retry';
 
 /** Read-model writes are short, local to the worker and idempotent: local activities, retried briefly. */
@@ -101,6 +102,12 @@ const settling = proxyActivities<LifecycleActivities>({
   ...CARRIER_HEARTBEAT,
 });
 
+/**
+ * Patch marker: the account's tracking poller asks the carrier (docs/carriers.md, "Tracking"); the workflow keeps no
+ * poll timer and waits for what the poller, a push or a carrier's "changed" signal brings.
+ */
+const TRACKED_BY_POLLER = 'tracked-by-poller';
+
 /** Patch marker: a processing that gives up on its carrier leaves a booking in doubt, which the workflow settles. */
 const SETTLES_BOOKINGS_IN_DOUBT = 'settles-bookings-in-doubt';
 const DEFAULT_BOOKING_GRACE_MS = 10 * 60 * 1000;
@@ -110,29 +117,6 @@ const localCarrier = proxyLocalActivities<LifecycleActivities>(CARRIER_CALLS);
 function carrierUnavailable(error: unknown): boolean {
   if (!(error instanceof ActivityFailure)) return false;
   return !(error.cause instanceof ApplicationFailure && error.cause.nonRetryable);
-}
-
-/** What a failed activity says, in one line: a refusal's reason, else the failure's own message. */
-function failureReason(error: ActivityFailure): string {
-  const cause = error.cause;
-  if (cause instanceof ApplicationFailure) {
-    const issues = cause.details?.[0];
-    const issue = Array.isArray(issues) ? (issues[0] as { code?: unknown; params?: Record<string, unknown> } | undefined) : undefined;
-    if (typeof issue?.params?.reason === 'string') return issue.params.reason;
-    if (typeof issue?.code === 'string') return `${issue.code}${issue.params ? ` ${JSON.stringify(issue.params)}` : ''}`;
-  }
-  return (cause?.message ?? error.message).slice(0, 500);
-}
-
-/**
- * How long a carrier asked us to wait (its 429's Retry-After), when its rate limit is why the activity failed:
- * the carrier activities raise CARRIER_BUSY with `{ retryAfterMs }` (5 s when a failure does not say).
- */
-function carrierBusyFor(error: ActivityFailure): number | undefined {
-  const cause = error.cause;
-  if (!(cause instanceof ApplicationFailure) || cause.type !== 'CARRIER_BUSY') return undefined;
-  const asked = (cause.details?.[0] as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
-  return typeof asked === 'number' && asked > 0 ? asked : 5_000;
 }
 
 /** Business refusals travel to the caller as the ApplicationFailure the activity raised, not wrapped. */
@@ -507,17 +491,20 @@ export async function consignmentWorkflow(input: ConsignmentWorkflowInput): Prom
   const pollWait = (failures: number) =>
     failures > 0 ? Math.min(pollInterval * 2 ** failures, Math.max(pollInterval, MAX_TRACKING_BACKOFF_MS)) : pollInterval;
   for (;;) {
-    // A carrier without push is asked on a durable timer: weeks of waiting cost one timer per interval,
-    // and at once when it says something changed (a remote's status webhook).
-    // Without polling the wait also ends when processing switches polling on.
+    // A carrier without push is asked by its account's tracking poller, which signals the events that are new; this
+    // workflow asks it itself only when the carrier says something changed (a remote's status webhook). Workflows
+    // from before the poller asked on a durable timer, and go on doing so while their history replays.
     // A booking in doubt is settled when due, unless a processing or a change of the draft settles it first.
     const settleIn = bookingInDoubt() ? Math.max(1, state.bookingInDoubt!.dueAt - Date.now()) : undefined;
+    // The account's tracking poller asks the carrier and signals what changed; workflows from before it polled on a timer.
+    const byPoller = polling() && patched(TRACKED_BY_POLLER);
+    const timerPolls = polling() && !byPoller;
     const woken =
       settleIn !== undefined
         ? await condition(() => wake() || !bookingInDoubt(), settleIn)
-        : polling()
+        : timerPolls
           ? await condition(wake, pollWait(state.trackingFailures ?? 0))
-          : (await condition(() => wake() || polling() || bookingInDoubt()), true);
+          : (await condition(() => wake() || (polling() && !byPoller) || bookingInDoubt()), true);
     if (ended() || historyFull()) break;
     if (settleIn !== undefined && !woken) {
       await settleInBackground();

@@ -2,3 +2,4 @@ export { consignmentWorkflow } from './consignment.workflow';
 export { webhookDeliveryWorkflow } from './webhook-delivery.workflow';
 export { importWorkflow } from './import.workflow';
 export { orderEventWorkflow } from './order-event.workflow';
+export { trackingPollerWorkflow } from './tracking-poller.workflow';

@@ -60,3 +60,15 @@ export function isCarrierReported(statusName: string): boolean | undefined {
   const status = (STATUS as Record<string, number>)[statusName];
   return Object.values(TRACKING_EVENT_STATUS).includes(status as (typeof TRACKING_EVENT_STATUS)[TrackingEventName]);
 }
+
+/**
+ * What to hand the workflow, oldest first: the events after the newest one handed over, or all of them when the
+ * carrier's list changed otherwise (that one gone, or a late scan dated before it: the count tells); the workflow
+ * drops the ones it applied already.
+ */
+export function newEvents(events: CarrierEvent[], handed: { lastEventId: string | null; eventsSeen: number }): CarrierEvent[] {
+  const sorted = [...events].sort((a, b) => Date.parse(a.occurredAt) - Date.parse(b.occurredAt));
+  const at = handed.lastEventId === null ? -1 : sorted.findIndex((e) => e.eventId === handed.lastEventId);
+  const after = sorted.slice(at + 1);
+  return after.length === 0 && at >= 0 && sorted.length !== handed.eventsSeen ? sorted : after;
+}

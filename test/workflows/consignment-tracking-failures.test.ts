@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ApplicationFailure } from '@temporalio/common';
 import { STATUS } from '../../src/domain/statuses';
-import { cancelUpdate, carrierChangedSignal, type CarrierEvent } from '../../workflows/consignment.messages';
+import { cancelUpdate, carrierChangedSignal, carrierEventSignal } from '../../workflows/consignment.messages';
 import {
   carrierEvent,
   lifecycleFakes,
@@ -37,54 +37,39 @@ const busy = (retryAfterMs: number) =>
 const HOUR = 60 * 60 * 1000;
 
 /**
- * Tracking never ends a consignment: a poll the carrier refuses (credentials rotated) or cannot answer is
- * recorded and asked again later, each wait twice the last; the consignment stays operable meanwhile.
+ * Tracking never ends a consignment: the carrier's events come from its account's tracking poller (signals), and a
+ * question the workflow asks itself (the carrier said something changed) that the carrier refuses or cannot
+ * answer is recorded; the consignment stays operable meanwhile.
  */
 describe('consignment workflow: tracking that fails', () => {
-  it('records each refused poll, backs off, applies the events once the carrier answers, and can still be cancelled', async () => {
-    let refusals = 2;
-    let feed: CarrierEvent[] = [carrierEvent('PICKED_UP')];
+  it('keeps no poll timer: asks only when the carrier says something changed, records a refusal, applies the poller’s events, and can still be cancelled', async () => {
     const { records, calls, callsOf, fakes } = lifecycleFakes({
       trackShipment: async () => {
-        if (refusals > 0) {
-          refusals--;
-          throw refusal("DHL Express refused the account's credentials (HTTP 401)");
-        }
-        return feed;
+        throw refusal("DHL Express refused the account's credentials (HTTP 401)");
       },
     });
     await withWorker(ctx, fakes, async (taskQueue) => {
       const { uuid, state } = await seedProcessed(fakes, calls);
       const handle = await startConsignment(ctx, taskQueue, { uuid, pollIntervalMs: 300, state: { ...state, pollCarrier: true } });
-      await waitFor('the PICKED_UP status after two refused polls', () => records.get(uuid)!.status === STATUS.PICKED_UP);
-      const failures = callsOf('recordTrackingFailure');
-      expect(failures).toEqual([
-        {
-          uuid,
-          providerId: PROVIDER_ID,
-          reason: "DHL Express refused the account's credentials (HTTP 401)",
-          refused: true,
-          failures: 1,
-          eventKey: 'tracking-failure:1',
-          retryInMs: 600,
-        },
-        {
-          uuid,
-          providerId: PROVIDER_ID,
-          reason: "DHL Express refused the account's credentials (HTTP 401)",
-          refused: true,
-          failures: 2,
-          eventKey: 'tracking-failure:2',
-          retryInMs: 1200,
-        },
-      ]);
-      // A success resets the wait.
-      expect(await stateOf(handle)).toMatchObject({ trackingFailures: 0, trackingFailuresTotal: 2 });
+      // An interval of 300 ms would have polled several times by now.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(callsOf('trackShipment')).toEqual([]);
+      expect((await handle.fetchHistory()).events?.some((e) => e.timerStartedEventAttributes)).toBe(false);
 
-      // Refused again: still operable, and a cancel goes through while the carrier refuses.
-      refusals = 1_000;
-      feed = [];
-      await waitFor('another refused poll', () => callsOf('recordTrackingFailure').length >= 3);
+      await handle.signal(carrierChangedSignal);
+      await waitFor('the refused question to be recorded', () => callsOf('recordTrackingFailure').length === 1);
+      expect(callsOf('recordTrackingFailure')[0]).toMatchObject({
+        uuid,
+        providerId: PROVIDER_ID,
+        reason: "DHL Express refused the account's credentials (HTTP 401)",
+        refused: true,
+        failures: 1,
+      });
+      expect(callsOf('trackShipment')).toHaveLength(1);
+
+      // The poller's signal moves it, whatever the workflow's own question met.
+      await handle.signal(carrierEventSignal, carrierEvent('PICKED_UP'));
+      await waitFor('the PICKED_UP status', () => records.get(uuid)!.status === STATUS.PICKED_UP);
       expect(await handle.executeUpdate(cancelUpdate, { args: [] })).toMatchObject({ status: STATUS.CANCELLED });
       expect(await handle.result()).toMatchObject({ status: STATUS.CANCELLED });
     });
