@@ -110,9 +110,20 @@ export async function nextTrackingDueInMs(q: Queryable, providerId: number): Pro
   return ms === null || ms === undefined ? undefined : Math.round(Number(ms));
 }
 
-/** The providers with consignments being tracked: each needs its poller. */
+/**
+ * The providers with consignments being tracked: each needs its poller. A loose index scan (one probe per
+ * provider), so asking often costs nothing like reading every row.
+ */
 export async function trackedProviders(q: Queryable): Promise<number[]> {
-  const { rows } = await q.query<{ provider_id: number }>("SELECT DISTINCT provider_id FROM consignment_tracking WHERE next_check_at < 'infinity'");
+  const { rows } = await q.query<{ provider_id: number }>(
+    `WITH RECURSIVE p AS (
+       (SELECT provider_id FROM consignment_tracking WHERE next_check_at < 'infinity' ORDER BY provider_id LIMIT 1)
+       UNION ALL
+       SELECT (SELECT t.provider_id FROM consignment_tracking t WHERE t.provider_id > p.provider_id AND t.next_check_at < 'infinity' ORDER BY t.provider_id LIMIT 1)
+       FROM p WHERE p.provider_id IS NOT NULL
+     )
+     SELECT provider_id FROM p WHERE provider_id IS NOT NULL`,
+  );
   return rows.map((r) => Number(r.provider_id));
 }
 
