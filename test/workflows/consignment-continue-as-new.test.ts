@@ -83,7 +83,8 @@ describe('consignment workflow: continue-as-new', () => {
       const runs = await waitFor('the runs to be visible', async () => {
         const found: string[] = [];
         for await (const run of ctx.env.client.workflow.list({ query: `WorkflowId = '${handle.workflowId}'` })) found.push(run.status.name);
-        return found.length > 1 && found.includes('COMPLETED') ? found : undefined;
+        // Visibility follows the runs with a lag: wait for the runs the assertion below needs (or time out on their absence).
+        return found.includes('COMPLETED') && found.filter((s) => s === 'CONTINUED_AS_NEW').length >= 2 ? found : undefined;
       });
       expect(runs.filter((s) => s === 'COMPLETED')).toHaveLength(1);
       expect(runs.filter((s) => s === 'CONTINUED_AS_NEW').length).toBeGreaterThanOrEqual(2);
