@@ -344,6 +344,16 @@ export function processCpuSeconds(pid: number): number | undefined {
   }
 }
 
+/** The parent pid of a process (Linux /proc), 0 when gone. */
+export function parentPid(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return 0;
+  }
+}
+
 /** Processes whose command line contains every one of `parts` (Linux /proc; none elsewhere). */
 export function findProcesses(...parts: string[]): number[] {
   const pids: number[] = [];

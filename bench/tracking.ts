@@ -16,11 +16,10 @@
  * Env: TRACK_N (1000), TRACK_INTERVAL_MS (20000), TRACK_C (10), TRACK_SAMPLE (100: processings per rate measure),
  * TRACK_ROUNDS (3: rounds measured), TRACK_CHANGES (20).
  */
-import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
 import { startMyDhlDouble } from '../test/support/carriers/mydhl-double';
-import { findProcesses, fmt, positiveInt, printTable, processCpuSeconds, runBench, runConcurrent, startServiceProcess, summarize } from './support';
+import { findProcesses, fmt, parentPid, positiveInt, printTable, processCpuSeconds, runBench, runConcurrent, startServiceProcess, summarize } from './support';
 
 const N = positiveInt('TRACK_N', 1000);
 const INTERVAL_MS = positiveInt('TRACK_INTERVAL_MS', 20_000);
@@ -51,7 +50,7 @@ runBench(async () => {
   };
   // The service's processes: node (npm start's own) and its Temporal dev server.
   const nodePid = service.child.pid!;
-  const enginePids = () => findProcesses('temporal', 'server', 'start-dev').filter((pid) => readParent(pid) === nodePid);
+  const enginePids = () => findProcesses('temporal', 'server', 'start-dev').filter((pid) => parentPid(pid) === nodePid);
   const cpu = () => ({ node: processCpuSeconds(nodePid) ?? 0, engine: enginePids().reduce((sum, pid) => sum + (processCpuSeconds(pid) ?? 0), 0) });
   try {
     const account = await call('POST', '/api/v1/carrier-accounts', {
@@ -175,14 +174,4 @@ function latencyText(ms: number[]): string {
   if (ms.length === 0) return '-';
   const s = summarize(ms);
   return `${fmt(s.p50 / 1000, 1)} / ${fmt(s.p99 / 1000, 1)} / ${fmt(s.max / 1000, 1)}`;
-}
-
-/** The parent pid of a process (Linux /proc), 0 when gone. */
-function readParent(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-  } catch {
-    return 0;
-  }
 }

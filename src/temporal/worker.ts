@@ -90,8 +90,8 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     // On shutdown the worker stops polling and lets activities in flight finish (a carrier booking, a webhook
     // POST) before it asks them to cancel; it still waits for them after that.
     shutdownGraceTime: '20s',
-    // A carrier booking's heartbeat timeout (workflows/consignment.workflow.ts, CARRIER_HEARTBEAT) must never pass
-    // while it runs: beats reach the server every 3 s at most, far inside it, not every 0.8 × the timeout.
+    // A carrier booking's or tracking round's heartbeat timeout must never pass while it runs: beats are passed on
+    // to the server at a short, fixed pace, well inside those timeouts, not at a fraction of each timeout.
     maxHeartbeatThrottleInterval: '3s',
   });
   const done = worker.run().finally(() => connection.close().catch(() => undefined));
