@@ -8,6 +8,7 @@ import {
   nextTrackingDueInMs,
   noteTrackingFailure,
   recordTrackingOutcomes,
+  soonDueTracking,
   type TrackedConsignment,
   type TrackingOutcome,
 } from '../src/db/tracking.repository';
@@ -134,6 +135,18 @@ export function createTrackingActivities({ db, providers, lifecycles, metrics, l
   };
 
   /**
+   * Consignments due within half an interval and not asked in the last half (nor within the carrier's minimum), to
+   * fill a short batch: the request costs the same, and asked now they fall due together with the rest, so the
+   * carrier is asked in full batches (rounds cost in flight ÷ batch size requests, not one per wake-up).
+   */
+  const dueSoon = (providerId: number, startedAt: Date, pace: TrackingPace, room: number) => {
+    const half = pace.intervalMs / 2;
+    const at = startedAt.getTime();
+    const window = { after: startedAt, dueBy: new Date(at + half), askedBefore: new Date(at - Math.max(half, pace.minReaskMs)) };
+    return soonDueTracking(db, providerId, window, room);
+  };
+
+  /**
    * One round: every consignment of the provider due when it began, page by page, in the carrier's batches. What a
    * round asked before the carrier stopped it (its rate limit, a fault) is kept; the rest is asked in the next.
    */
@@ -147,11 +160,13 @@ export function createTrackingActivities({ db, providers, lifecycles, metrics, l
     const round = { asked: 0, requests: 0, changed: 0, failed: 0 };
     // What a round reschedules is not due again within it, however short the interval.
     const startedAt = new Date();
+    // Pages of whole batches: only a round's last batch can be short, and that one is filled.
+    const pageSize = Math.ceil(PAGE / limits.batchSize) * limits.batchSize;
     for (;;) {
-      const page = await dueTracking(db, providerId, startedAt, PAGE);
-      if (page.length === 0) break;
+      const page = await dueTracking(db, providerId, startedAt, pageSize);
       for (let i = 0; i < page.length; i += limits.batchSize) {
-        const batch = page.slice(i, i + limits.batchSize);
+        let batch = page.slice(i, i + limits.batchSize);
+        if (batch.length < limits.batchSize) batch = batch.concat(await dueSoon(providerId, startedAt, pace, limits.batchSize - batch.length));
         const done = await askBatch(carrier, providerId, batch, pace);
         round.asked += batch.length;
         round.requests += done.requests;
@@ -159,6 +174,7 @@ export function createTrackingActivities({ db, providers, lifecycles, metrics, l
         round.failed += done.failed;
         heartbeat(round);
       }
+      if (page.length < pageSize) break;
     }
     metrics?.carrierCalls.inc({ carrier: carrier.kind, operation: 'track', outcome: 'ok' }, round.requests);
     return { gone: false, ...round, intervalMs, nextDueInMs: await nextTrackingDueInMs(db, providerId) };

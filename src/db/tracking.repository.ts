@@ -35,27 +35,21 @@ export async function stopTracking(q: Queryable, consignmentId: number): Promise
   await q.query('DELETE FROM consignment_tracking WHERE consignment_id = $1', [consignmentId]);
 }
 
-/**
- * The provider's consignments due by `dueBy` (a round's start: what it reschedules is not due again in the same
- * round), the most recently handed over or changed first: when the carrier's budget runs out mid-round, the
- * parcels people are waiting for were asked.
- */
-export async function dueTracking(q: Queryable, providerId: number, dueBy: Date, limit: number): Promise<TrackedConsignment[]> {
-  const { rows } = await q.query<{
-    consignment_id: number;
-    uuid: string;
-    tracking_code: string;
-    carrier_reference: string | null;
-    last_event_id: string | null;
-    events_seen: number;
-    last_change_at: Date;
-    failures: number;
-  }>(
-    `SELECT consignment_id, uuid, tracking_code, carrier_reference, last_event_id, events_seen, last_change_at, failures FROM consignment_tracking
-     WHERE provider_id = $1 AND next_check_at <= $2 ORDER BY last_change_at DESC, consignment_id LIMIT $3`,
-    [providerId, dueBy, limit],
-  );
-  return rows.map((r) => ({
+const TRACKED_COLUMNS = 'consignment_id, uuid, tracking_code, carrier_reference, last_event_id, events_seen, last_change_at, failures';
+
+interface TrackedRow {
+  consignment_id: number;
+  uuid: string;
+  tracking_code: string;
+  carrier_reference: string | null;
+  last_event_id: string | null;
+  events_seen: number;
+  last_change_at: Date;
+  failures: number;
+}
+
+function trackedConsignment(r: TrackedRow): TrackedConsignment {
+  return {
     consignmentId: Number(r.consignment_id),
     uuid: r.uuid,
     trackingCode: r.tracking_code,
@@ -64,7 +58,40 @@ export async function dueTracking(q: Queryable, providerId: number, dueBy: Date,
     eventsSeen: Number(r.events_seen),
     lastChangeAt: new Date(r.last_change_at),
     failures: Number(r.failures),
-  }));
+  };
+}
+
+/**
+ * The provider's consignments due by `dueBy` (a round's start: what it reschedules is not due again in the same
+ * round), the most recently handed over or changed first: when the carrier's budget runs out mid-round, the
+ * parcels people are waiting for were asked.
+ */
+export async function dueTracking(q: Queryable, providerId: number, dueBy: Date, limit: number): Promise<TrackedConsignment[]> {
+  const { rows } = await q.query<TrackedRow>(
+    `SELECT ${TRACKED_COLUMNS} FROM consignment_tracking
+     WHERE provider_id = $1 AND next_check_at <= $2 ORDER BY last_change_at DESC, consignment_id LIMIT $3`,
+    [providerId, dueBy, limit],
+  );
+  return rows.map(trackedConsignment);
+}
+
+/**
+ * The provider's consignments due after `after` and by `dueBy`, soonest first, that were not asked since
+ * `askedBefore`: what fills a round's last batch, so that the carrier is asked in full batches.
+ */
+export async function soonDueTracking(
+  q: Queryable,
+  providerId: number,
+  window: { after: Date; dueBy: Date; askedBefore: Date },
+  limit: number,
+): Promise<TrackedConsignment[]> {
+  const { rows } = await q.query<TrackedRow>(
+    `SELECT ${TRACKED_COLUMNS} FROM consignment_tracking
+     WHERE provider_id = $1 AND next_check_at > $2 AND next_check_at <= $3 AND (asked_at IS NULL OR asked_at <= $4)
+     ORDER BY next_check_at, consignment_id LIMIT $5`,
+    [providerId, window.after, window.dueBy, window.askedBefore, limit],
+  );
+  return rows.map(trackedConsignment);
 }
 
 /** What one round learnt of a consignment: its newest event (when new), whether the answer was an error, the next question. */
@@ -86,6 +113,7 @@ export async function recordTrackingOutcomes(q: Queryable, outcomes: TrackingOut
        events_seen = COALESCE(o.events_seen, t.events_seen),
        last_change_at = CASE WHEN o.new_event_id IS NULL THEN t.last_change_at ELSE now() END,
        failures = CASE WHEN o.failed THEN t.failures + 1 ELSE 0 END,
+       asked_at = now(),
        next_check_at = CASE WHEN o.next_ms IS NULL THEN 'infinity'::timestamptz ELSE now() + o.next_ms * interval '1 millisecond' END
      FROM unnest($1::bigint[], $2::text[], $3::int[], $4::boolean[], $5::bigint[]) AS o(consignment_id, new_event_id, events_seen, failed, next_ms)
      WHERE t.consignment_id = o.consignment_id`,
