@@ -50,8 +50,11 @@ const SEEN_EVENTS_KEPT = 500;
 const DEFAULT_HISTORY_LIMIT = 2000;
 const DEFAULT_POLL_INTERVAL_MS = 15 * 60 * 1000;
 
-/** Handing a status event to webhook delivery must eventually happen, however long the outage. */
-const EVENT_PUBLISHING = { startToCloseTimeout: '30 seconds', retry: doublingRetry('1 second', '1 minute') } as const;
+/**
+ * Handing a status event to webhook delivery must eventually happen, however long the outage. Nobody waits on it:
+ * it runs below the priority of work a caller waits for (3), as the relay's starts do (docs/architecture.md).
+ */
+const EVENT_PUBLISHING = { startToCloseTimeout: '30 seconds', retry: doublingRetry('1 second', '1 minute'), priority: { priorityKey: 4 } } as const;
 
 /**
  * Asking a carrier for tracking events: a few quick retries for a blip. A poll that still fails, or that the

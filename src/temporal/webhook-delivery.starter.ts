@@ -23,6 +23,12 @@ export interface WebhookDeliveryStarter {
   enqueue(request: { webhook: DeliveryTarget; customerCode: string; consignmentId: number; eventId: string; redelivery?: boolean }): Promise<void>;
 }
 
+/**
+ * Deliveries are background work: below the priority of work a caller waits for (3), as the relay's starts and
+ * status-event publishing are, and above tracking rounds (5). A workflow keeps the priority it started with.
+ */
+const DELIVERY_PRIORITY = { priorityKey: 4 };
+
 /** How webhook delivery workflows are started and fed: the only code that does. */
 export function createWebhookDeliveryStarter(deps: { client: Client; taskQueue: string; policy: DeliveryPolicy }): WebhookDeliveryStarter {
   return {
@@ -33,6 +39,7 @@ export function createWebhookDeliveryStarter(deps: { client: Client; taskQueue: 
         args: [{ webhookId: webhook.id, publicId: webhook.webhookId, consignmentId, policy: deps.policy }],
         signal: deliverEventSignal,
         signalArgs: [{ eventId, ...(redelivery ? { redelivery } : {}) }],
+        priority: DELIVERY_PRIORITY,
         staticSummary: `Webhook ${webhook.webhookId} deliveries for consignment ${consignmentId} of ${customerCode}`,
         typedSearchAttributes: [
           { key: SA.CustomerCode, value: customerCode },

@@ -364,6 +364,13 @@ describe('delivery', () => {
     const handle = svc.runtime.client.workflow.getHandle(webhookDeliveryWorkflowId(hook.webhook_id, id));
     const description = await handle.describe();
     expect(description.type).toBe('webhookDeliveryWorkflow');
+    // Background work, below the priority of work a caller waits for (3): the deliveries, and publishing the events.
+    expect(description.raw.workflowExecutionInfo?.priority?.priorityKey).toBe(4);
+    const published = (await svc.runtime.client.workflow.getHandle(consignmentWorkflowId(uuid)).fetchHistory()).events!.filter(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'publishStatusEvent',
+    );
+    expect(published).toHaveLength(4);
+    for (const e of published) expect(e.activityTaskScheduledEventAttributes?.priority?.priorityKey).toBe(4);
   });
 
   it('hands an event nobody subscribes to over as it is stored (no publishing runs for it); a webhook registered later gets the events after it', async () => {
