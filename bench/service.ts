@@ -442,7 +442,7 @@ runBench(async () => {
   const engine = await startFileEngine();
   let bareRate: number;
   try {
-    bareRate = (await bareWorkflowRate(engine.address, { n: 1000, concurrency: 32, label: RUN_ID })).rate;
+    bareRate = (await bareWorkflowRate(engine.address, { n: 1500, concurrency: 32, label: RUN_ID })).rate;
   } finally {
     await engine.stop();
   }

@@ -514,7 +514,7 @@ export function runBench(main: () => Promise<void>): void {
 export interface BareRate {
   /** workflows started and run to completion per second (a worker in this process ran them) */
   rate: number;
-  /** starts per second the server accepted, before the worker ran them */
+  /** starts per second the server accepted (method `started`; `executed`: the same as rate) */
   acceptedRate: number;
   seconds: number;
   /** CPU seconds during the measured part, by source */
@@ -522,13 +522,16 @@ export interface BareRate {
 }
 
 /**
- * The engine's own ceiling, measured in the run it is compared with: `n` empty workflows started by a client
- * in this process, `concurrency` at a time, and run by a worker on their own task queue, counted until the
- * worker has completed them all (after a warm-up of 200).
+ * The engine's own ceiling, measured in the run it is compared with: `n` empty workflows run by a worker in this
+ * process on their own task queue, after `warmUps` (50) run to completion. `method`:
+ * - `executed` (the default): `concurrency` clients each start a workflow and wait for its result, then the next
+ *   (as requests that wait for their workflow do); the rate is completions per second.
+ * - `started`: the starts are sent `concurrency` at a time without waiting for results, and the run counted
+ *   until the visibility store lists none running (polled every 100 ms).
  */
 export async function bareWorkflowRate(
   address: string,
-  options: { n: number; concurrency: number; cpuSources?: CpuSources; label: string },
+  options: { n: number; concurrency: number; cpuSources?: CpuSources; label: string; method?: 'executed' | 'started'; warmUps?: number },
 ): Promise<BareRate> {
   const taskQueue = `bench-bare-${options.label}-${randomBytes(3).toString('hex')}`;
   // Bundled in a thread, as the service does: webpack's modules would otherwise stay in the bench's own heap, and
@@ -540,16 +543,23 @@ export async function bareWorkflowRate(
   const connection = await Connection.connect({ address });
   const client = new Client({ connection });
   try {
-    const start = (i: number) => client.workflow.start('emptyWorkflow', { taskQueue, workflowId: `${taskQueue}-${i}` });
-    await runConcurrent(200, options.concurrency, async (i) => void (await start(-1 - i)));
+    const options_ = (i: number) => ({ taskQueue, workflowId: `${taskQueue}-${i}` });
+    const execute = (i: number) => client.workflow.execute('emptyWorkflow', options_(i));
+    await runConcurrent(options.warmUps ?? 50, options.concurrency, async (i) => void (await execute(-1 - i)));
     const meter = await cpuMeter(options.cpuSources);
     const t0 = performance.now();
-    await runConcurrent(options.n, options.concurrency, async (i) => void (await start(i)));
-    const acceptedSeconds = (performance.now() - t0) / 1000;
-    for (let i = 0; i < 1200; i++) {
-      const { count } = await client.workflow.count(`TaskQueue = "${taskQueue}" AND ExecutionStatus = "Running"`);
-      if (count === 0) break;
-      await sleep(100);
+    let acceptedSeconds: number;
+    if (options.method === 'started') {
+      await runConcurrent(options.n, options.concurrency, async (i) => void (await client.workflow.start('emptyWorkflow', options_(i))));
+      acceptedSeconds = (performance.now() - t0) / 1000;
+      for (let i = 0; i < 1200; i++) {
+        const { count } = await client.workflow.count(`TaskQueue = "${taskQueue}" AND ExecutionStatus = "Running"`);
+        if (count === 0) break;
+        await sleep(100);
+      }
+    } else {
+      await runConcurrent(options.n, options.concurrency, async (i) => void (await execute(i)));
+      acceptedSeconds = (performance.now() - t0) / 1000;
     }
     const seconds = (performance.now() - t0) / 1000;
     return { rate: options.n / seconds, acceptedRate: options.n / acceptedSeconds, seconds, cpu: await meter.stop() };

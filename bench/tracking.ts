@@ -4,9 +4,10 @@
  * in flight, asked by the account's tracking poller every TRACK_INTERVAL_MS. It prints:
  * - processing (draft + start-process, TRACK_C clients) with none in flight and then with TRACK_N in flight: rate,
  *   p50, p99, max, and their ratio;
- * - per round, once every consignment was asked once (the double's journey begins in transit, so the first
- *   answers are news): the CPU per in-flight consignment per round of the service's node process and of its
- *   Temporal server (idle CPU measured first and subtracted), DHL requests per round and waybills per request;
+ * - per round, once every consignment was asked once and its first answers applied (the double's journey begins
+ *   in transit, so the first answers are news): the CPU per in-flight consignment per round of the service's node
+ *   process and of its Temporal server (idle CPU measured first and subtracted), DHL requests per round and
+ *   waybills per request; processing with TRACK_N in flight is measured then, while the rounds go on;
  * - the time from a delivery at DHL to `GET …/details` showing it, for TRACK_CHANGES consignments: p50, p99, max.
  * Times are printed, never asserted.
  *
@@ -105,25 +106,40 @@ runBench(async () => {
 
     console.log(`processing ${N} consignments to put them in flight…`);
     const inFlight: { id: number; waybill: string }[] = [];
+    const fillStarted = performance.now();
     await runConcurrent(N, C, async () => void inFlight.push(await ship()));
-    const loaded = await measure(`processing, ${N} in flight`);
+    console.log(`…in ${fmt((performance.now() - fillStarted) / 1000, 0)} s`);
 
-    // Steady state: every consignment asked once (its first answers are news), then ROUNDS intervals measured.
+    // Steady state: every consignment asked once and its first answers (the double's journey begins in transit:
+    // news) applied: no shipment re-read for its times in a whole interval, the last ones processed in transit.
     const roundRequests = () => dhl.requests.filter((r) => r.operation === 'tracking.multi' && r.query.shipmentTrackingNumber !== undefined);
+    const singles = () => dhl.requests.filter((r) => r.operation === 'tracking.single').length;
     const waybillsAsked = () => new Set(roundRequests().flatMap((r) => [r.query.shipmentTrackingNumber].flat())).size;
-    const deadline = Date.now() + 10 * INTERVAL_MS;
-    while (waybillsAsked() < inFlight.length + SAMPLE * 2 + 20 && Date.now() < deadline) await sleep(1_000);
+    const tracked = inFlight.length + SAMPLE + 20;
+    const settleStarted = performance.now();
+    const deadline = Date.now() + 60 * INTERVAL_MS;
+    while (waybillsAsked() < tracked && Date.now() < deadline) await sleep(1_000);
+    for (let before = singles(); Date.now() < deadline;) {
+      await sleep(INTERVAL_MS);
+      if (singles() === before) break;
+      before = singles();
+    }
+    const inTransit = async (id: number) => (await call('GET', `/api/v1/consignments/${id}/details`)).json.data?.status === 5;
+    while (Date.now() < deadline && !(await Promise.all(inFlight.slice(-20).map((c) => inTransit(c.id)))).every(Boolean)) await sleep(1_000);
+    console.log(`first answers applied ${fmt((performance.now() - settleStarted) / 1000, 0)} s after the last processing`);
     await sleep(INTERVAL_MS);
-    const before = { requests: roundRequests().length, singles: dhl.requests.filter((r) => r.operation === 'tracking.single').length, cpu: cpu() };
+    const before = { requests: roundRequests().length, singles: singles(), cpu: cpu() };
     const t0 = performance.now();
     await sleep(ROUNDS * INTERVAL_MS);
     const seconds = (performance.now() - t0) / 1000;
-    const after = { requests: roundRequests().length, singles: dhl.requests.filter((r) => r.operation === 'tracking.single').length, cpu: cpu() };
+    const after = { requests: roundRequests().length, singles: singles(), cpu: cpu() };
     const rounds = seconds / (INTERVAL_MS / 1000);
-    const tracked = inFlight.length + SAMPLE * 2 + 20;
     const perRoundMs = (used: number, idle: number) => ((used - idle * seconds) * 1000) / rounds / tracked;
     const measured = roundRequests().slice(before.requests, after.requests);
     const numbers = measured.map((r) => [r.query.shipmentTrackingNumber].flat().length);
+
+    // Processing while the rounds go on (the sample's own consignments join them).
+    const loaded = await measure(`processing, ${N} in flight`);
 
     // A delivery at DHL to our API.
     const changed = inFlight.slice(0, CHANGES);
@@ -152,7 +168,7 @@ runBench(async () => {
           `${fmt(perRoundMs(after.cpu.node - before.cpu.node, 0), 3)} / ${fmt(perRoundMs(after.cpu.engine - before.cpu.engine, 0), 3)}`,
         ],
         ['idle CPU, node / engine (ms per s)', `${fmt(idlePerSec.node * 1000, 1)} / ${fmt(idlePerSec.engine * 1000, 1)}`],
-        ['DHL requests per round (GET /tracking)', fmt(measured.length / rounds, 1)],
+        [`DHL requests per round (GET /tracking), target ≤ ${Math.ceil(tracked / 200) + 1}`, fmt(measured.length / rounds, 1)],
         ['waybills per request, mean', fmt(numbers.reduce((a, b) => a + b, 0) / Math.max(1, numbers.length), 1)],
         ['single-shipment requests in those rounds', String(after.singles - before.singles)],
         [`delivery at DHL → details, p50 / p99 / max (s), ${latencies.length} of ${CHANGES} seen`, latencyText(latencies)],
