@@ -230,16 +230,17 @@ export function createCarrierActivities({ db, providers, sdrRates, metrics, log 
    * What earlier tries of this consignment left behind, settled before anything new happens: a live booking
    * stored with another carrier is voided, and every open intent (asked, its answer never saved) is looked up at
    * its carrier. With `adopt`, what `carrier` itself holds under the key is the answer (`found`); otherwise, and
-   * at other carriers, what is held is cancelled there. `notes` say what was found, for the history.
+   * at other carriers, what is held is cancelled there. `notes` say what was found, for the history. `stored`: the
+   * booking stored for the consignment, as the caller read it (one read a processing, not two).
    */
   const reconcile = async (
     uuid: string,
     carrier: Carrier,
     booking: BookingRequest,
     adopt: boolean,
+    stored: BookedShipment | undefined,
   ): Promise<{ found?: BookedShipment; ownLookup?: FoundBooking['state']; notes: string[] }> => {
     const notes: string[] = [];
-    const stored = await findBooking(db, uuid);
     if (stored && adopt && stored.providerId === carrier.id) return { found: stored, notes };
     // A live booking with another carrier (processing moved on after a failure), or one being released.
     if (stored) notes.push(await voidStored(uuid, stored));
@@ -276,7 +277,7 @@ export function createCarrierActivities({ db, providers, sdrRates, metrics, log 
           if (stored && stored.providerId === request.providerId) return stored;
           const carrier = await carrierFor(request.providerId);
           const booking = bookingRequestOf(request, carrier);
-          const { found, notes } = await reconcile(request.uuid, carrier, booking, true);
+          const { found, notes } = await reconcile(request.uuid, carrier, booking, true, stored);
           if (found) return found;
           // Durable before the call: whatever happens to the answer, a later try knows to look first.
           if (!carrier.idempotentBooking) await recordIntent(db, { bookingKey: request.uuid, providerId: carrier.id, sentKey: carrier.sentKey(booking) });
@@ -295,7 +296,9 @@ export function createCarrierActivities({ db, providers, sdrRates, metrics, log 
     settleBooking({ mode, ...request }) {
       return carrierCall(async () => {
         const carrier = await carrierFor(request.providerId);
-        const settled = await alive(() => reconcile(request.uuid, carrier, bookingRequestOf(request, carrier), mode === 'adopt'));
+        const settled = await alive(async () =>
+          reconcile(request.uuid, carrier, bookingRequestOf(request, carrier), mode === 'adopt', await findBooking(db, request.uuid)),
+        );
         if (settled.found)
           return {
             booking: settled.found,
