@@ -6,6 +6,8 @@ import { ConsignmentApiCarrier, type LookupBudget } from './consignment-api';
 import { DhlExpressCarrier } from './dhl-express';
 import { KolayGelsinCarrier } from './kolay-gelsin';
 import { SendeoCarrier } from './sendeo';
+import { SuratCarrier } from './surat';
+import { YurticiCarrier } from './yurtici';
 import { sealingContext, type CredentialsVault } from './credentials-vault';
 import type { CarrierRegistry } from './registry';
 import type { CarrierAccountRecord } from '../db/carrier-accounts.repository';
@@ -20,6 +22,8 @@ const ACCOUNT_CARRIERS: Record<CarrierKind, new (options: AccountCarrierOptions<
   dhl_express: DhlExpressCarrier,
   sendeo: SendeoCarrier,
   kolay_gelsin: KolayGelsinCarrier,
+  surat: SuratCarrier,
+  yurtici: YurticiCarrier,
 };
 
 /** A provider as `GET /providers` and lookups show it. */
@@ -116,8 +120,8 @@ export function createProviders(deps: ProvidersDeps) {
         : a.carrier === 'kolay_gelsin'
           ? // priced by the account's rate table; cancels in transit as a return; statuses by query after its webhook
             { quotes: a.settings.rates !== undefined, cancel_in_transit: true, push_tracking: a.statusWebhook.registered }
-          : a.carrier === 'sendeo'
-            ? // priced by the account's rate table; cancels before pickup only; polled (the contract has no webhook)
+          : a.carrier === 'sendeo' || a.carrier === 'surat' || a.carrier === 'yurtici'
+            ? // priced by the account's rate table; cancels before pickup only; polled (the contracts have no webhook)
               { quotes: a.settings.rates !== undefined, cancel_in_transit: false, push_tracking: false }
             : // dhl_express: rated by its rating operation; no cancel once DHL holds the parcel; polled
               { quotes: true, cancel_in_transit: false, push_tracking: false },

@@ -19,7 +19,7 @@ import {
 import { carrierCallFault, checkCarrierAnswer, RemoteUnavailableError } from './carrier-http';
 import type { AccountRateSettings } from './rate-table';
 import { RateTableCarrier, type RateTableCarrierOptions } from './rate-table-carrier';
-import { plateCode, provinceName } from './turkish-provinces';
+import { plateCode, provinceName, turkishPhone } from './turkish-provinces';
 
 /**
  * Sendeo through its current web service API (public document `SendeoTeknoloji/web-service-doc`: README.md,
@@ -131,13 +131,7 @@ class SendeoRefusal extends CarrierRefusedError {
 }
 
 /** A Turkish phone as the document wants it: 10 digits, a GSM when it starts with 5. */
-export function sendeoPhone(raw: string | null | undefined): { gsm?: string; phone?: string } {
-  let digits = (raw ?? '').replace(/\D/g, '');
-  if (digits.length === 12 && digits.startsWith('90')) digits = digits.slice(2);
-  if (digits.length === 11 && digits.startsWith('0')) digits = digits.slice(1);
-  if (digits.length !== 10) return {};
-  return digits.startsWith('5') ? { gsm: digits } : { phone: digits };
-}
+export const sendeoPhone = turkishPhone;
 
 /** A date Sendeo reports: ISO with or without an offset (none means Turkish time), or its `dd/MM/yyyy HH:mm:ss`. */
 export function sendeoDate(raw: unknown): Date | undefined {

@@ -3,7 +3,8 @@ import type { PartyInput } from '../domain/draft';
 
 /**
  * Turkey's provinces by plate code, which Turkish carriers use as their city ids (Kolay Gelsin's `CityId`,
- * Sendeo's `CityId`), and the rule that reads a party's province from what a draft gives.
+ * Sendeo's `CityId`), the rule that reads a party's province from what a draft gives, and a Turkish phone number
+ * in the ten digits the carriers ask for.
  */
 
 /** Turkey's 81 provinces in plate-code order (Adana 01 … Düzce 81). */
@@ -112,3 +113,15 @@ export function plateCode(p: PartyInput): number | undefined {
 
 /** The province's name for a plate code (1–81). */
 export const provinceName = (plate: number): string | undefined => PROVINCES[plate - 1];
+
+/**
+ * A Turkish phone number as Turkish carriers take it: its 10 digits (without +90 or the leading 0), a GSM when it
+ * starts with 5; nothing when the number has not 10 digits once those are taken off.
+ */
+export function turkishPhone(raw: string | null | undefined): { gsm?: string; phone?: string } {
+  let digits = (raw ?? '').replace(/\D/g, '');
+  if (digits.length === 12 && digits.startsWith('90')) digits = digits.slice(2);
+  if (digits.length === 11 && digits.startsWith('0')) digits = digits.slice(1);
+  if (digits.length !== 10) return {};
+  return digits.startsWith('5') ? { gsm: digits } : { phone: digits };
+}

@@ -6,7 +6,7 @@ import { EXPECTED_INTEGER, parseOrRefuse } from './validation';
  * Carrier accounts: a customer's own credentials for a carrier kind, with a provider id of their own. The
  * kinds this service can connect; each declares the credentials and settings it takes.
  */
-export const CARRIER_KINDS = ['consignment_api', 'dhl_express', 'sendeo', 'kolay_gelsin'] as const;
+export const CARRIER_KINDS = ['consignment_api', 'dhl_express', 'sendeo', 'kolay_gelsin', 'surat', 'yurtici'] as const;
 export type CarrierKind = (typeof CARRIER_KINDS)[number];
 
 export const CARRIER_ACCOUNT_STATUS = { DISABLED: 0, ACTIVE: 1 } as const;
@@ -153,6 +153,62 @@ const KINDS = {
         .max(2048)
         .optional(),
       paying_party: z.literal([1, 2]).optional(),
+      /** the account's prices (no rating operation in the contract) */
+      rates: rateTable.optional(),
+    }),
+  },
+  /** Sürat Kargo's SOAP service: the account code and the two passwords its operations take. */
+  surat: {
+    credentials: z.strictObject({
+      /** Cari Kodu */
+      account_code: z
+        .string()
+        .trim()
+        .regex(/^\d{1,20}$/),
+      /** Cari Şifresi: booking and withdrawing */
+      password: z.string().min(1).max(200),
+      /** Web Servis Şifresi (set on Sürat's e-kargo site): tracking and look-ups */
+      web_service_password: z.string().min(1).max(200),
+    }),
+    settings: z.strictObject({
+      /** Sürat's service (default https://webservices.suratkargo.com.tr/services.asmx), its test host, or a test double */
+      base_url: z
+        .url({ protocol: /^https?$/ })
+        .max(2048)
+        .optional(),
+      /** OdemeTipi: 1 the sender pays (default), 2 the receiver pays */
+      payment_type: z.literal([1, 2]).optional(),
+      /** KargoTuru: 1 document, 2 small parcel, 3 parcel (default) */
+      cargo_type: z.literal([1, 2, 3]).optional(),
+      /** the account is Sürat's cash-on-delivery account: only such an account books cash on delivery */
+      cash_on_delivery: z.boolean().optional(),
+      /** a Sürat courier collects each shipment (AdrestenAlim); default: handed in at a branch */
+      pickup: z.boolean().optional(),
+      /** the account's prices (no rating operation in the contract) */
+      rates: rateTable.optional(),
+    }),
+  },
+  /** Yurtiçi Kargo's SOAP service: its web service user (tied to one payment type) and password. */
+  yurtici: {
+    credentials: z.strictObject({
+      user_name: z.string().trim().min(1).max(100),
+      password: z.string().min(1).max(200),
+    }),
+    settings: z.strictObject({
+      /** Yurtiçi's service (default https://ws.yurticikargo.com/KOPSWebServices/ShippingOrderDispatcherServices), its test host, or a test double */
+      base_url: z
+        .url({ protocol: /^https?$/ })
+        .max(2048)
+        .optional(),
+      /** Yurtiçi's messages in Turkish (default) or English */
+      language: z.enum(['TR', 'EN']).optional(),
+      /** the collection on delivery the user's contract allows (a COD user) */
+      cash_on_delivery: z
+        .array(z.enum(['cash', 'card']))
+        .max(2)
+        .optional(),
+      /** send the packages' desi and kg (only users Yurtiçi authorised for it may) */
+      send_measurements: z.boolean().optional(),
       /** the account's prices (no rating operation in the contract) */
       rates: rateTable.optional(),
     }),

@@ -6,7 +6,7 @@
  * holds the next answer 30 s; `lose` makes the next create book the shipment and never answer, until `up`.
  *
  *   PORT=9404 npx tsx test/support/carriers/serve-surat-double.ts
- *   # carrier account: {"carrier": "surat", "credentials": {"account_code": "1038106246", "account_password": "123456",
+ *   # carrier account: {"carrier": "surat", "credentials": {"account_code": "1038106246", "password": "123456",
  *   #                   "web_service_password": "123456.Ff"}, "settings": {"base_url": "http://127.0.0.1:9404/services.asmx"}}
  */
 import { serveDouble } from './serve-double';
