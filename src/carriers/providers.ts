@@ -2,6 +2,7 @@ import { CarrierBusyError, CarrierRefusedError, type Carrier, type Quote, type Q
 import { outboundFailureText } from './carrier-http';
 import { bestQuote, type Preference } from './registry';
 import type { AccountCarrierOptions } from './account-carrier';
+import { ArasCarrier } from './aras';
 import { ConsignmentApiCarrier, type LookupBudget } from './consignment-api';
 import { DhlExpressCarrier } from './dhl-express';
 import { KolayGelsinCarrier } from './kolay-gelsin';
@@ -24,6 +25,7 @@ const ACCOUNT_CARRIERS: Record<CarrierKind, new (options: AccountCarrierOptions<
   kolay_gelsin: KolayGelsinCarrier,
   surat: SuratCarrier,
   yurtici: YurticiCarrier,
+  aras: ArasCarrier,
 };
 
 /** A provider as `GET /providers` and lookups show it. */
@@ -120,7 +122,7 @@ export function createProviders(deps: ProvidersDeps) {
         : a.carrier === 'kolay_gelsin'
           ? // priced by the account's rate table; cancels in transit as a return; statuses by query after its webhook
             { quotes: a.settings.rates !== undefined, cancel_in_transit: true, push_tracking: a.statusWebhook.registered }
-          : a.carrier === 'sendeo' || a.carrier === 'surat' || a.carrier === 'yurtici'
+          : a.carrier === 'sendeo' || a.carrier === 'surat' || a.carrier === 'yurtici' || a.carrier === 'aras'
             ? // priced by the account's rate table; cancels before pickup only; polled (the contracts have no webhook)
               { quotes: a.settings.rates !== undefined, cancel_in_transit: false, push_tracking: false }
             : // dhl_express: rated by its rating operation; no cancel once DHL holds the parcel; polled

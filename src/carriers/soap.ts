@@ -50,6 +50,11 @@ function withoutEmpty(value: SoapValue): SoapValue {
 
 const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', suppressEmptyNode: false, processEntities: true });
 
+/** An XML document of its own (no declaration), for services that take XML inside a string parameter. */
+export function xmlText(element: SoapElement): string {
+  return builder.build(withoutEmpty(element));
+}
+
 /** The request envelope of one operation call, with `body` as the operation element's content. */
 export function soapEnvelope(operation: SoapOperation, body: SoapElement): string {
   const content = withoutEmpty(body) as SoapElement;

@@ -6,7 +6,7 @@ import { EXPECTED_INTEGER, parseOrRefuse } from './validation';
  * Carrier accounts: a customer's own credentials for a carrier kind, with a provider id of their own. The
  * kinds this service can connect; each declares the credentials and settings it takes.
  */
-export const CARRIER_KINDS = ['consignment_api', 'dhl_express', 'sendeo', 'kolay_gelsin', 'surat', 'yurtici'] as const;
+export const CARRIER_KINDS = ['consignment_api', 'dhl_express', 'sendeo', 'kolay_gelsin', 'surat', 'yurtici', 'aras'] as const;
 export type CarrierKind = (typeof CARRIER_KINDS)[number];
 
 export const CARRIER_ACCOUNT_STATUS = { DISABLED: 0, ACTIVE: 1 } as const;
@@ -209,6 +209,34 @@ const KINDS = {
         .optional(),
       /** send the packages' desi and kg (only users Yurtiçi authorised for it may) */
       send_measurements: z.boolean().optional(),
+      /** the account's prices (no rating operation in the contract) */
+      rates: rateTable.optional(),
+    }),
+  },
+  /** Aras Kargo's two SOAP services: the order service's user and password, the query service's login. */
+  aras: {
+    credentials: z.strictObject({
+      user_name: z.string().trim().min(1).max(100),
+      password: z.string().min(1).max(200),
+      /** the query service's CustomerCode */
+      customer_code: z.string().trim().min(1).max(32),
+      /** the query service's own user and password, when Aras gave others than the order service's */
+      query_user_name: z.string().trim().min(1).max(100).optional(),
+      query_password: z.string().min(1).max(200).optional(),
+    }),
+    settings: z.strictObject({
+      /** the order service (arascargoservice.asmx; default production), its test host, or a test double */
+      base_url: z
+        .url({ protocol: /^https?$/ })
+        .max(2048)
+        .optional(),
+      /** the query service (ArasCargoIntegrationService.svc; default production) */
+      query_url: z
+        .url({ protocol: /^https?$/ })
+        .max(2048)
+        .optional(),
+      /** PayorTypeCode: 1 the sender pays (default), 2 the receiver pays */
+      payor_type: z.literal([1, 2]).optional(),
       /** the account's prices (no rating operation in the contract) */
       rates: rateTable.optional(),
     }),
