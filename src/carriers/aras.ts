@@ -1,5 +1,4 @@
 import { foldText } from '../address/fold';
-import type { PartyInput } from '../domain/draft';
 import { cashOnDelivery } from '../domain/special-services';
 import type { TrackingEventName } from '../domain/tracking';
 import { totals } from '../domain/weights';
@@ -19,7 +18,7 @@ import { RemoteUnavailableError } from './carrier-http';
 import type { AccountRateSettings } from './rate-table';
 import { RateTableCarrier, type RateTableCarrierOptions } from './rate-table-carrier';
 import { callSoap, soapList, soapText, xmlText, type SoapElement, type SoapOperation } from './soap';
-import { plateCode, provinceName, turkishPhone } from './turkish-provinces';
+import { turkishConsignee } from './turkish-provinces';
 
 /**
  * Aras Kargo through its two SOAP services (Aras' own documents, kept in `tcgunel/omniship-aras` docs/: "Sevkiyat
@@ -279,24 +278,12 @@ export class ArasCarrier extends RateTableCarrier<ArasCredentials, ArasSettings>
     const { draft } = req;
     const settings = this.options.settings;
     const issues: CarrierFieldIssue[] = [];
-    for (const side of ['consignor', 'consignee'] as const) {
-      if (draft[side]?.country?.trim().toUpperCase() !== 'TR')
-        issues.push({ field: `${side}.country`, reason: 'Aras Kargo carries within Turkey only (IsWorldWide is not supported)' });
-    }
-    const to: PartyInput = draft.consignee ?? {};
+    const { to, province, district, phone } = turkishConsignee(draft, 'Aras Kargo', issues, { required: true, maxLength: 16 });
     const packages = draft.packages ?? [];
     if (packages.length === 0 || packages.length > 99) issues.push({ field: 'packages', reason: 'Aras Kargo takes 1 to 99 pieces an order' });
     if (!to.name?.trim()) issues.push({ field: 'consignee.name', reason: 'Aras Kargo needs the consignee’s name' });
     const address = [to.address, to.postal_code].filter((a) => a?.trim()).join(' ');
     if (!to.address?.trim() || address.length > 250) issues.push({ field: 'consignee.address', reason: 'Aras Kargo needs an address of up to 250 characters' });
-    const plate = plateCode(to);
-    const province = plate === undefined ? undefined : provinceName(plate);
-    if (!province) issues.push({ field: 'consignee.state', reason: 'Aras Kargo needs the province: state (or state_code, its plate code)' });
-    const district = to.city?.trim();
-    if (province && (!district || foldText(district) === foldText(province) || district.length > 16))
-      issues.push({ field: 'consignee.city', reason: `Aras Kargo needs the district (ilçe) of ${province} as the city, up to 16 characters` });
-    const phone = turkishPhone(to.phone_number);
-    if (!phone.gsm && !phone.phone) issues.push({ field: 'consignee.phone_number', reason: 'Aras Kargo needs a Turkish phone number of 10 digits' });
     const { cod } = cashOnDelivery(draft);
     if (cod && (settings.payor_type ?? 1) === 2)
       issues.push({ field: `special_services.${cod.index}`, reason: 'Aras Kargo collects on delivery only when the sender pays (settings.payor_type 1)' });

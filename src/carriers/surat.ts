@@ -1,5 +1,4 @@
 import { foldText } from '../address/fold';
-import type { PartyInput } from '../domain/draft';
 import { cashOnDelivery, isReturn } from '../domain/special-services';
 import type { TrackingEventName } from '../domain/tracking';
 import { totals } from '../domain/weights';
@@ -19,7 +18,7 @@ import { RemoteUnavailableError } from './carrier-http';
 import type { AccountRateSettings } from './rate-table';
 import { RateTableCarrier, type RateTableCarrierOptions } from './rate-table-carrier';
 import { callSoap, soapList, soapText, type SoapElement, type SoapOperation } from './soap';
-import { plateCode, provinceName, turkishPhone } from './turkish-provinces';
+import { turkishConsignee } from './turkish-provinces';
 
 /**
  * Sürat Kargo through its SOAP service `services.asmx` (public contract `tcgunel/omniship-surat`: README and
@@ -209,22 +208,11 @@ export class SuratCarrier extends RateTableCarrier<SuratCredentials, SuratSettin
     const { draft } = req;
     const settings = this.options.settings;
     const issues: CarrierFieldIssue[] = [];
-    for (const side of ['consignor', 'consignee'] as const) {
-      if (draft[side]?.country?.trim().toUpperCase() !== 'TR') issues.push({ field: `${side}.country`, reason: 'Sürat Kargo carries within Turkey only' });
-    }
-    const to: PartyInput = draft.consignee ?? {};
+    const { to, province, district, phone } = turkishConsignee(draft, 'Sürat Kargo', issues, { required: true });
     const packages = draft.packages ?? [];
     if (packages.length === 0) issues.push({ field: 'packages', reason: 'Sürat Kargo needs at least one package' });
     if (!to.name?.trim()) issues.push({ field: 'consignee.name', reason: 'Sürat Kargo needs the consignee’s name' });
     if (!to.address?.trim()) issues.push({ field: 'consignee.address', reason: 'Sürat Kargo needs the consignee’s address' });
-    const plate = plateCode(to);
-    const province = plate === undefined ? undefined : provinceName(plate);
-    if (!province) issues.push({ field: 'consignee.state', reason: 'Sürat Kargo needs the province: state (or state_code, its plate code)' });
-    const district = to.city?.trim();
-    if (province && (!district || foldText(district) === foldText(province)))
-      issues.push({ field: 'consignee.city', reason: `Sürat Kargo needs the district (ilçe) of ${province} as the city` });
-    const phone = turkishPhone(to.phone_number);
-    if (!phone.gsm && !phone.phone) issues.push({ field: 'consignee.phone_number', reason: 'Sürat Kargo needs a Turkish phone or GSM number of 10 digits' });
     const { cod } = cashOnDelivery(draft);
     const waybill = /^([A-Za-z]*)\s*-?\s*(\d{1,20})$/.exec(draft.invoice_number?.trim() ?? '');
     if (cod) {

@@ -1,5 +1,6 @@
 import { foldText } from '../address/fold';
-import type { PartyInput } from '../domain/draft';
+import type { DraftInput, PartyInput } from '../domain/draft';
+import type { CarrierFieldIssue } from './carrier';
 
 /**
  * Turkey's provinces by plate code, which Turkish carriers use as their city ids (Kolay Gelsin's `CityId`,
@@ -124,4 +125,35 @@ export function turkishPhone(raw: string | null | undefined): { gsm?: string; ph
   if (digits.length === 11 && digits.startsWith('0')) digits = digits.slice(1);
   if (digits.length !== 10) return {};
   return digits.startsWith('5') ? { gsm: digits } : { phone: digits };
+}
+
+/**
+ * A domestic consignee as the Turkish carriers that address it by province, district and phone take it: both parties
+ * in Turkey, the province (from `state_code`, the postal code or `state`), the district (the draft's `city`, unless it
+ * is the province itself), the phone in ten digits. What a carrier would refuse is an issue naming the draft's field.
+ */
+export function turkishConsignee(
+  draft: DraftInput,
+  carrier: string,
+  issues: CarrierFieldIssue[],
+  district: { required: boolean; maxLength?: number },
+): { to: PartyInput; province?: string; district?: string; phone: { gsm?: string; phone?: string } } {
+  for (const side of ['consignor', 'consignee'] as const) {
+    if (draft[side]?.country?.trim().toUpperCase() !== 'TR') issues.push({ field: `${side}.country`, reason: `${carrier} carries within Turkey only` });
+  }
+  const to: PartyInput = draft.consignee ?? {};
+  const plate = plateCode(to);
+  const province = plate === undefined ? undefined : provinceName(plate);
+  if (!province) issues.push({ field: 'consignee.state', reason: `${carrier} needs the province: state (or state_code, its plate code)` });
+  const city = to.city?.trim();
+  const named = city && province && foldText(city) !== foldText(province) ? city : undefined;
+  if (province && district.required && (!named || (district.maxLength !== undefined && named.length > district.maxLength)))
+    issues.push({
+      field: 'consignee.city',
+      reason: `${carrier} needs the district (ilçe) of ${province} as the city${district.maxLength !== undefined ? `, up to ${district.maxLength} characters` : ''}`,
+    });
+  const phone = turkishPhone(to.phone_number);
+  if (!phone.gsm && !phone.phone)
+    issues.push({ field: 'consignee.phone_number', reason: `${carrier} needs a Turkish phone number of 10 digits (with its area code)` });
+  return { to, province, district: named, phone };
 }

@@ -1,5 +1,4 @@
 import { foldText } from '../address/fold';
-import type { PartyInput } from '../domain/draft';
 import { cashOnDelivery } from '../domain/special-services';
 import type { TrackingEventName } from '../domain/tracking';
 import { totals } from '../domain/weights';
@@ -21,7 +20,7 @@ import {
 import type { AccountRateSettings } from './rate-table';
 import { RateTableCarrier, type RateTableCarrierOptions } from './rate-table-carrier';
 import { callSoap, soapList, soapText, type SoapElement, type SoapOperation } from './soap';
-import { plateCode, provinceName, turkishPhone } from './turkish-provinces';
+import { turkishConsignee } from './turkish-provinces';
 
 /**
  * Yurtiçi Kargo through its SOAP service `ShippingOrderDispatcherServices` ("Giden Kargo"; public contract
@@ -260,23 +259,13 @@ export class YurticiCarrier extends RateTableCarrier<YurticiCredentials, Yurtici
     const { draft } = req;
     const settings = this.options.settings;
     const issues: CarrierFieldIssue[] = [];
-    for (const side of ['consignor', 'consignee'] as const) {
-      if (draft[side]?.country?.trim().toUpperCase() !== 'TR') issues.push({ field: `${side}.country`, reason: 'Yurtiçi Kargo carries within Turkey only' });
-    }
-    const to: PartyInput = draft.consignee ?? {};
+    const { to, province, district, phone } = turkishConsignee(draft, 'Yurtiçi Kargo', issues, { required: false });
     const name = to.name?.trim() ?? '';
     if (name.length < 5 || name.length > 200 || (name.match(/\p{L}/gu) ?? []).length < 4)
       issues.push({ field: 'consignee.name', reason: 'Yurtiçi Kargo needs a name of 5 to 200 characters with at least 4 letters' });
     const address = to.address?.trim() ?? '';
     if (address.length < 10 || address.length > 200)
       issues.push({ field: 'consignee.address', reason: 'Yurtiçi Kargo needs an address of 10 to 200 characters (without the city and district)' });
-    const plate = plateCode(to);
-    const province = plate === undefined ? undefined : provinceName(plate);
-    if (!province) issues.push({ field: 'consignee.state', reason: 'Yurtiçi Kargo needs the province: state (or state_code, its plate code)' });
-    const district = to.city?.trim();
-    const phone = turkishPhone(to.phone_number);
-    if (!phone.gsm && !phone.phone)
-      issues.push({ field: 'consignee.phone_number', reason: 'Yurtiçi Kargo needs a Turkish phone number of 10 digits with its area code' });
     const { cod } = cashOnDelivery(draft);
     const documentId = draft.invoice_number?.replace(/\D/g, '') ?? '';
     if (cod) {
@@ -305,7 +294,7 @@ export class YurticiCarrier extends RateTableCarrier<YurticiCredentials, Yurtici
       receiverCustName: name,
       receiverAddress: address,
       cityName: province,
-      townName: district && foldText(district) !== foldText(province!) ? district.slice(0, 40) : undefined,
+      townName: district?.slice(0, 40),
       receiverPhone1: phone.gsm ?? phone.phone,
       emailAddress: to.email?.trim() || undefined,
       ...(settings.send_measurements ? { desi: Math.round(desi * 1000) / 1000, kg: Math.round(weight * 1000) / 1000 } : {}),

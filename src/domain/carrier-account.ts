@@ -14,6 +14,13 @@ export const CARRIER_ACCOUNT_STATUS = { DISABLED: 0, ACTIVE: 1 } as const;
 const INT32_MAX = 2_147_483_647;
 const integer = () => z.int({ error: (iss) => (iss.code === 'invalid_type' ? EXPECTED_INTEGER : undefined) }).max(INT32_MAX);
 
+/** A carrier's service URL in an account's settings (its production one by default; its test host, or a test double). */
+const carrierServiceUrl = () =>
+  z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .optional();
+
 /** A carrier account's own price list, for carriers without a rating operation: bands by chargeable weight (kg or desi, whichever is greater). */
 const rateTable = z.strictObject({
   currency: z
@@ -64,10 +71,7 @@ const KINDS = {
     }),
     settings: z.strictObject({
       /** the carrier's test (default) or production endpoint, or a test double */
-      base_url: z
-        .url({ protocol: /^https?$/ })
-        .max(2048)
-        .optional(),
+      base_url: carrierServiceUrl(),
       /** MyDHL product codes when the account needs other than EXPRESS DOMESTIC (N) / EXPRESS WORLDWIDE (P) */
       product_domestic: z
         .string()
@@ -123,10 +127,7 @@ const KINDS = {
     }),
     settings: z.strictObject({
       /** Sendeo's API (default https://api.sendeo.com.tr), its test host, or a test double */
-      base_url: z
-        .url({ protocol: /^https?$/ })
-        .max(2048)
-        .optional(),
+      base_url: carrierServiceUrl(),
       /**
        * SETDELIVERY's DeliveryType: 1 from your location to your customer (default), 2 from your customer to your location, 3 from a supplier to your
        * customer
@@ -148,10 +149,7 @@ const KINDS = {
       webhook_secret: z.string().min(16).max(200).optional(),
     }),
     settings: z.strictObject({
-      base_url: z
-        .url({ protocol: /^https?$/ })
-        .max(2048)
-        .optional(),
+      base_url: carrierServiceUrl(),
       paying_party: z.literal([1, 2]).optional(),
       /** the account's prices (no rating operation in the contract) */
       rates: rateTable.optional(),
@@ -172,10 +170,7 @@ const KINDS = {
     }),
     settings: z.strictObject({
       /** Sürat's service (default https://webservices.suratkargo.com.tr/services.asmx), its test host, or a test double */
-      base_url: z
-        .url({ protocol: /^https?$/ })
-        .max(2048)
-        .optional(),
+      base_url: carrierServiceUrl(),
       /** OdemeTipi: 1 the sender pays (default), 2 the receiver pays */
       payment_type: z.literal([1, 2]).optional(),
       /** KargoTuru: 1 document, 2 small parcel, 3 parcel (default) */
@@ -196,10 +191,7 @@ const KINDS = {
     }),
     settings: z.strictObject({
       /** Yurtiçi's service (default https://ws.yurticikargo.com/KOPSWebServices/ShippingOrderDispatcherServices), its test host, or a test double */
-      base_url: z
-        .url({ protocol: /^https?$/ })
-        .max(2048)
-        .optional(),
+      base_url: carrierServiceUrl(),
       /** Yurtiçi's messages in Turkish (default) or English */
       language: z.enum(['TR', 'EN']).optional(),
       /** the collection on delivery the user's contract allows (a COD user) */
@@ -226,15 +218,9 @@ const KINDS = {
     }),
     settings: z.strictObject({
       /** the order service (arascargoservice.asmx; default production), its test host, or a test double */
-      base_url: z
-        .url({ protocol: /^https?$/ })
-        .max(2048)
-        .optional(),
+      base_url: carrierServiceUrl(),
       /** the query service (ArasCargoIntegrationService.svc; default production) */
-      query_url: z
-        .url({ protocol: /^https?$/ })
-        .max(2048)
-        .optional(),
+      query_url: carrierServiceUrl(),
       /** PayorTypeCode: 1 the sender pays (default), 2 the receiver pays */
       payor_type: z.literal([1, 2]).optional(),
       /** the account's prices (no rating operation in the contract) */

@@ -91,9 +91,9 @@ describe('the Yurtiçi adapter: booking', () => {
     const error = await failure(carrier().book(req));
     expect(error).toBeInstanceOf(CarrierInputError);
     expect((error as CarrierInputError).issues.map((i) => i.field)).toEqual([
+      'consignee.phone_number',
       'consignee.name',
       'consignee.address',
-      'consignee.phone_number',
       'special_services.0.details.payment',
       'invoice_number',
     ]);
