@@ -18,7 +18,7 @@ import { RemoteUnavailableError } from './carrier-http';
 import type { AccountRateSettings } from './rate-table';
 import { RateTableCarrier, type RateTableCarrierOptions } from './rate-table-carrier';
 import { callSoap, soapList, soapText, type SoapElement, type SoapOperation } from './soap';
-import { turkishConsignee } from './turkish-provinces';
+import { piecePages, turkishConsignee } from './turkish-provinces';
 
 /**
  * Sürat Kargo through its SOAP service `services.asmx` (public contract `tcgunel/omniship-surat`: README and
@@ -269,6 +269,8 @@ export class SuratCarrier extends RateTableCarrier<SuratCredentials, SuratSettin
       bookedAt: this.now(),
       cost: await this.costOf(req.shipment),
       carrierReference: this.sentKey(req),
+      // One code for every package (Adet counts them): a page per package, each with it.
+      ...piecePages(this.sentKey(req), req.draft.packages?.length ?? 0),
     };
   }
 

@@ -157,3 +157,11 @@ export function turkishConsignee(
     issues.push({ field: 'consignee.phone_number', reason: `${carrier} needs a Turkish phone number of 10 digits (with its area code)` });
   return { to, province, district: named, phone };
 }
+
+/**
+ * The label's pages of a shipment whose carrier scans one code on every package (Yurtiçi's cargoKey, Sürat's code):
+ * a page per package, each with that code, so that every parcel carries it; one package, one page.
+ */
+export function piecePages(code: string, packages: number): { pieceBarcodes?: string[] } {
+  return packages > 1 ? { pieceBarcodes: Array.from({ length: packages }, () => code) } : {};
+}

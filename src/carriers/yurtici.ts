@@ -20,7 +20,7 @@ import {
 import type { AccountRateSettings } from './rate-table';
 import { RateTableCarrier, type RateTableCarrierOptions } from './rate-table-carrier';
 import { callSoap, soapList, soapText, type SoapElement, type SoapOperation } from './soap';
-import { turkishConsignee } from './turkish-provinces';
+import { piecePages, turkishConsignee } from './turkish-provinces';
 
 /**
  * Yurtiçi Kargo through its SOAP service `ShippingOrderDispatcherServices` ("Giden Kargo"; public contract
@@ -323,6 +323,8 @@ export class YurticiCarrier extends RateTableCarrier<YurticiCredentials, Yurtici
       bookedAt: this.now(),
       cost: await this.costOf(req.shipment),
       carrierReference: this.sentKey(req),
+      // One cargoKey for every package (the branch counts them): a page per package, each with it.
+      ...piecePages(this.sentKey(req), req.draft.packages?.length ?? 0),
     };
   }
 

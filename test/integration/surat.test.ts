@@ -72,7 +72,9 @@ describe('a Sürat Kargo carrier account', () => {
     for (const r of sd.requests) expect([r.operation, r.validationErrors, r.unknownFields]).toEqual([r.operation, [], []]);
     expect(data.providerTrackingCode).toBe(shipment.barcode);
     expect((await details(id)).status).toBe(2); // handed in at a branch: no pickup booked
-    expect(readPdf(Buffer.from(data.base64label, 'base64')).text.join(' ')).toContain(data.barcode);
+    const label = readPdf(Buffer.from(data.base64label, 'base64'));
+    expect(label.pages).toBe(2); // a page per package, each with the code the branch scans
+    for (const page of label.text) expect(page).toContain(data.barcode);
 
     sd.pickUp(data.barcode);
     sd.inTransit(data.barcode);
