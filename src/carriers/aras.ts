@@ -17,7 +17,7 @@ import {
 import { RemoteUnavailableError } from './carrier-http';
 import type { AccountRateSettings } from './rate-table';
 import { RateTableCarrier, type RateTableCarrierOptions } from './rate-table-carrier';
-import { callSoap, soapList, soapText, xmlText, type SoapElement, type SoapOperation } from './soap';
+import { callSoap, soapDecimal, soapList, soapText, xmlText, type SoapElement, type SoapOperation } from './soap';
 import { turkishConsignee } from './turkish-provinces';
 
 /**
@@ -159,9 +159,6 @@ export function arasEvents(code: string, cargo: Row | undefined, movements: Row[
   else if (EVENT_OF_STATUS[status]) addUnsaid(`status:${status}`, EVENT_OF_STATUS[status], last, soapText(cargo.DURUMU));
   return events.sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime());
 }
-
-/** A number as Aras' decimal text: an invariant dot, at most `scale` decimals. */
-const decimal = (value: number, scale = 2) => String(Math.round(value * 10 ** scale) / 10 ** scale);
 
 export type ArasCarrierOptions = RateTableCarrierOptions<ArasCredentials, ArasSettings>;
 
@@ -314,11 +311,11 @@ export class ArasCarrier extends RateTableCarrier<ArasCredentials, ArasSettings>
         ReceiverPhone1: phone.gsm ?? phone.phone,
         ReceiverCityName: province,
         ReceiverTownName: district,
-        VolumetricWeight: decimal(desi, 3),
-        Weight: decimal(weight, 3),
+        VolumetricWeight: soapDecimal(desi, 3),
+        Weight: soapDecimal(weight, 3),
         PieceCount: packages.length,
         IsCod: cod ? '1' : '0',
-        CodAmount: cod ? decimal(cod.amount) : undefined,
+        CodAmount: cod ? soapDecimal(cod.amount) : undefined,
         CodCollectionType: cod ? (cod.payment === 'card' ? '1' : '0') : undefined,
         CodBillingType: cod ? '0' : undefined,
         Description: content ? content.slice(0, 255) : undefined,
@@ -329,8 +326,8 @@ export class ArasCarrier extends RateTableCarrier<ArasCredentials, ArasSettings>
           PieceDetail: packages.map((p, i) => {
             const one = totals([p]);
             return {
-              VolumetricWeight: decimal(one.desi),
-              Weight: decimal(one.weight),
+              VolumetricWeight: soapDecimal(one.desi),
+              Weight: soapDecimal(one.weight),
               BarcodeNumber: pieces[i],
               Description:
                 (p.items ?? [])

@@ -50,6 +50,9 @@ function withoutEmpty(value: SoapValue): SoapValue {
 
 const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', suppressEmptyNode: false, processEntities: true });
 
+/** A number as the services' decimal text: an invariant dot (never a decimal comma), at most `scale` decimals. */
+export const soapDecimal = (value: number, scale = 2): string => String(Math.round(value * 10 ** scale) / 10 ** scale);
+
 /** An XML document of its own (no declaration), for services that take XML inside a string parameter. */
 export function xmlText(element: SoapElement): string {
   return builder.build(withoutEmpty(element));

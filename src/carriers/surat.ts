@@ -17,7 +17,7 @@ import {
 import { RemoteUnavailableError } from './carrier-http';
 import type { AccountRateSettings } from './rate-table';
 import { RateTableCarrier, type RateTableCarrierOptions } from './rate-table-carrier';
-import { callSoap, soapList, soapText, type SoapElement, type SoapOperation } from './soap';
+import { callSoap, soapDecimal, soapList, soapText, type SoapElement, type SoapOperation } from './soap';
 import { piecePages, turkishConsignee } from './turkish-provinces';
 
 /**
@@ -95,9 +95,6 @@ export function suratTime(raw: string): Date | undefined {
   const at = new Date(`${iso}${TURKEY_OFFSET}`);
   return Number.isNaN(at.getTime()) ? undefined : at;
 }
-
-/** An amount as Sürat's string fields take it: a dot, two decimals at most. */
-const decimal = (value: number) => String(Math.round(value * 100) / 100);
 
 export type SuratCarrierOptions = RateTableCarrierOptions<SuratCredentials, SuratSettings>;
 
@@ -249,11 +246,11 @@ export class SuratCarrier extends RateTableCarrier<SuratCredentials, SuratSettin
       OzelKargoTakipNo: this.sentKey(req),
       Adet: packages.length,
       // Per piece, as the model names them: the mean of the packages (Sürat's branch measures each anyway).
-      BirimDesi: decimal(desi / packages.length),
-      BirimKg: decimal(weight / packages.length),
+      BirimDesi: soapDecimal(desi / packages.length),
+      BirimKg: soapDecimal(weight / packages.length),
       KargoIcerigi: content ? content.slice(0, 100) : undefined,
       KapidanOdemeTahsilatTipi: cod ? (cod.payment === 'card' ? 2 : 1) : 0,
-      KapidanOdemeTutari: cod ? decimal(cod.amount) : undefined,
+      KapidanOdemeTutari: cod ? soapDecimal(cod.amount) : undefined,
       EkHizmetler: settings.pickup ? 'AdrestenAlim' : undefined,
       TeslimSekli: 1,
       Iademi: isReturn(draft),
