@@ -301,7 +301,7 @@ function operationOfAction(service: 'order' | 'query', action: string | undefine
 // Binding (XmlSerializer: elements of the service namespace by exact, case-sensitive name; the rest ignored)
 // --------------------------------------------------------------------------------------------------------------------
 
-const isNil = (el: XmlElement) => Object.entries(el.attrs).some(([k, v]) => /(^|:)nil$/.test(k) && v === 'true');
+const isNil = (el: XmlElement) => Object.entries(el.attributes).some(([k, v]) => /(^|:)nil$/.test(k) && v === 'true');
 
 /** Binds the scalar children named in `known` (in the tempuri namespace); records every other child as unknown. */
 function bindScalars(el: XmlElement, known: readonly string[], path: string, unknown: string[], lists: readonly string[] = []): Record<string, string> {

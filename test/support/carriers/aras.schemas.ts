@@ -2,7 +2,8 @@
  * Tables, field rules, XML helpers and answer builders of the Aras Kargo test double (aras-double.ts). Sources and every
  * choice where Aras' documents are silent: ARAS-CONTRACT.md next to this file.
  */
-import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
+import { XMLBuilder, XMLValidator } from 'fast-xml-parser';
+import { parseXmlElement, type XmlElement } from './xml-elements';
 import { SENDEO_CITIES, foldTurkish, upperTr } from './sendeo.schemas';
 
 export { foldTurkish, upperTr };
@@ -390,31 +391,7 @@ export function parseArasDate(v: string): string | undefined {
 // XML: parsing with namespaces
 // --------------------------------------------------------------------------------------------------------------------
 
-/** An element with its namespace resolved from the xmlns declarations in scope. */
-export interface XmlElement {
-  /** the name as written, with its prefix (for messages) */
-  qname: string;
-  local: string;
-  ns: string;
-  attrs: Record<string, string>;
-  children: XmlElement[];
-  /** the concatenated text content directly inside this element */
-  text: string;
-}
-
-const orderedParser = new XMLParser({
-  preserveOrder: true,
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: false,
-  processEntities: true,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-});
-
-type OrderedNode = Record<string, unknown> & { ':@'?: Record<string, string> };
+export type { XmlElement } from './xml-elements';
 
 /** Where the XML is not well-formed: `{line, col, message}`, or undefined when it is. */
 export function xmlError(xml: string): { line: number; col: number; message: string } | undefined {
@@ -423,37 +400,7 @@ export function xmlError(xml: string): { line: number; col: number; message: str
 }
 
 /** Parses well-formed XML (check with xmlError first) into its root element, resolving namespaces; undefined for no root. */
-export function parseXml(xml: string): XmlElement | undefined {
-  const nodes = orderedParser.parse(xml) as OrderedNode[];
-  const roots = toElements(nodes, {});
-  return roots[0];
-}
-
-function toElements(nodes: OrderedNode[], scope: Record<string, string>): XmlElement[] {
-  const out: XmlElement[] = [];
-  for (const node of nodes) {
-    const qname = Object.keys(node).find((k) => k !== ':@');
-    if (!qname || qname === '#text' || qname.startsWith('?') || qname.startsWith('#')) continue;
-    const attrs = node[':@'] ?? {};
-    const inner: Record<string, string> = { ...scope };
-    for (const [k, v] of Object.entries(attrs)) {
-      if (k === 'xmlns') inner[''] = v;
-      else if (k.startsWith('xmlns:')) inner[k.slice(6)] = v;
-    }
-    const colon = qname.indexOf(':');
-    const prefix = colon < 0 ? '' : qname.slice(0, colon);
-    const content = (node[qname] as OrderedNode[]) ?? [];
-    out.push({
-      qname,
-      local: colon < 0 ? qname : qname.slice(colon + 1),
-      ns: inner[prefix] ?? '',
-      attrs,
-      children: toElements(content, inner),
-      text: content.map((c) => (typeof c['#text'] === 'string' || typeof c['#text'] === 'number' ? String(c['#text']) : '')).join(''),
-    });
-  }
-  return out;
-}
+export const parseXml = parseXmlElement;
 
 export const child = (el: XmlElement | undefined, local: string, ns?: string): XmlElement | undefined =>
   el?.children.find((c) => c.local === local && (ns === undefined || c.ns === ns));

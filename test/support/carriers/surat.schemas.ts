@@ -16,7 +16,8 @@
  * elements are ignored; a missing `s:int` is 0 and a missing `s:boolean` false; a value that does not parse as the
  * declared type makes the whole request fail with a SOAP fault ("Server was unable to read request").
  */
-import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
+import { XMLBuilder, XMLValidator } from 'fast-xml-parser';
+import { parseXmlElement, type XmlElement } from './xml-elements';
 
 // --------------------------------------------------------------------------------------------------------------------
 // Transport constants
@@ -342,54 +343,7 @@ export function parseDecimal(raw: string): number | undefined {
 // XML: parsing with namespaces, the envelope, XmlSerializer binding
 // --------------------------------------------------------------------------------------------------------------------
 
-/** An XML element with its namespace resolved. */
-export interface XmlElement {
-  /** the qualified name as written (`soap:Body`) */
-  qname: string;
-  local: string;
-  /** namespace URI ('' when none) */
-  ns: string;
-  attributes: Record<string, string>;
-  children: XmlElement[];
-  /** concatenated text content (text and CDATA children) */
-  text: string;
-}
-
-const orderedParser = new XMLParser({
-  preserveOrder: true,
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: false,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-});
-
-type OrderedNode = Record<string, unknown> & { ':@'?: Record<string, string> };
-
-function toElement(node: OrderedNode, scope: Record<string, string>): XmlElement | undefined {
-  const qname = Object.keys(node).find((k) => k !== ':@' && k !== '#text');
-  if (!qname) return undefined;
-  const attributes = node[':@'] ?? {};
-  const inner: Record<string, string> = { ...scope };
-  for (const [k, v] of Object.entries(attributes)) {
-    if (k === 'xmlns') inner[''] = v;
-    else if (k.startsWith('xmlns:')) inner[k.slice(6)] = v;
-  }
-  const colon = qname.indexOf(':');
-  const prefix = colon < 0 ? '' : qname.slice(0, colon);
-  const children: XmlElement[] = [];
-  let text = '';
-  for (const child of (node[qname] as OrderedNode[] | undefined) ?? []) {
-    if ('#text' in child) text += String(child['#text']);
-    else {
-      const e = toElement(child, inner);
-      if (e) children.push(e);
-    }
-  }
-  return { qname, local: colon < 0 ? qname : qname.slice(colon + 1), ns: inner[prefix] ?? '', attributes, children, text };
-}
+export type { XmlElement } from './xml-elements';
 
 /** A request the service could not read: becomes a SOAP fault. */
 export class SoapReadError extends Error {
@@ -423,8 +377,7 @@ export function parseSoapEnvelope(raw: string): SoapRequest {
     throw new SoapReadError(
       `Server was unable to read request. ---> There is an error in XML document (${valid.err.line}, ${valid.err.col}). ---> ${valid.err.msg}`,
     );
-  const nodes = orderedParser.parse(raw) as OrderedNode[];
-  const root = nodes.map((n) => toElement(n, {})).find((e): e is XmlElement => e !== undefined);
+  const root = parseXmlElement(raw);
   if (!root) throw new SoapReadError('Server was unable to read request. ---> There is an error in XML document (0, 0). ---> Root element is missing.');
   const version = root.ns === SOAP11_ENVELOPE_NS ? '1.1' : root.ns === SOAP12_ENVELOPE_NS ? '1.2' : undefined;
   if (root.local !== 'Envelope' || !version)
