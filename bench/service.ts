@@ -196,11 +196,20 @@ async function readStalls(origin: string, since?: Map<string, number>): Promise<
   };
 }
 
+/** What the service's threads are, by the name Linux shows for them. */
+const THREAD_ROLES: Record<string, string> = {
+  main: 'main (API, activities)',
+  pglite: 'pglite (the database)',
+  node: 'node (V8 helpers: GC, compiler; Temporal workflow threads)',
+  'tokio-runtime-w': 'tokio-runtime-w (Temporal worker core)',
+};
+
 /** CPU seconds of the service's threads grouped by thread name (tokio-runtime-w/123 → tokio-runtime-w). */
 function serviceThreads(pid: number): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [thread, seconds] of Object.entries(threadCpuSeconds(pid))) {
-    const name = thread === 'main' ? 'main (API, activities)' : thread.replace(/\/\d+$/, '');
+    const byName = thread.replace(/\/\d+$/, '');
+    const name = THREAD_ROLES[byName] ?? byName;
     out[name] = (out[name] ?? 0) + seconds;
   }
   return out;

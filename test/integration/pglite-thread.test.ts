@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { isUniqueViolation, openDatabase, type Database } from '../../src/db/database';
 
@@ -43,6 +44,12 @@ describe('PGlite in its own thread', () => {
     expect(rows[0].content.toString('utf8')).toBe('İstanbul ğüşiöç');
     expect(rows[0].data).toEqual({ items: [1, 2] });
     expect(rows[0].at).toEqual(at);
+  });
+
+  it("names its thread, so that its CPU is told apart from V8's helper threads (Linux)", () => {
+    if (process.platform !== 'linux') return;
+    const names = readdirSync('/proc/self/task').map((tid) => readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim());
+    expect(names).toContain('pglite');
   });
 
   it.each([
