@@ -177,6 +177,18 @@ module.exports = tseslint.config(
   },
 
   {
+    // The console is HTTP too: pages call the services the API calls, never the database (record types aside).
+    files: ['src/console/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(...apiRestrictions, {
+        regex: intoSrc('db'),
+        allowTypeImports: true,
+        message: 'The console reaches the database only through src/services (a page may name a record type from src/db, as a type).',
+      }),
+    },
+  },
+
+  {
     // Repositories: SQL over the connection. They serve every other layer, so they import none of them.
     files: ['src/db/**/*.ts'],
     rules: {
@@ -251,5 +263,11 @@ module.exports = tseslint.config(
   {
     files: ['**/*.js', '**/*.cjs'],
     languageOptions: { globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly' } },
+  },
+
+  {
+    // The console's own script runs in the browser.
+    files: ['src/console/assets/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: { document: 'readonly', HTMLInputElement: 'readonly' } },
   },
 );

@@ -17,6 +17,7 @@ const schema = z.object({
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('consignments'),
   TEMPORAL_CLI_PATH: z.string().min(1).optional(),
   TEMPORAL_UI_PORT: z.coerce.number().int().min(1).max(65535).default(8233),
+  TEMPORAL_UI_URL: z.url().optional(),
   TEMPORAL_DEV_PORT: z.coerce.number().int().min(1).max(65535).default(7233),
   REDIS_URL: z.url().optional(),
   PUBLIC_BASE_URL: z.url().optional(),
@@ -117,6 +118,8 @@ export interface Config {
     cliPath?: string;
     uiPort: number;
     devPort: number;
+    /** the Temporal UI as a browser reaches it (the console links each consignment's workflow there); the embedded one's by default */
+    uiUrl?: string;
   };
   redisUrl?: string;
   publicBaseUrl: string;
@@ -190,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cliPath: e.TEMPORAL_CLI_PATH,
       uiPort: e.TEMPORAL_UI_PORT,
       devPort: e.TEMPORAL_DEV_PORT,
+      uiUrl: e.TEMPORAL_UI_URL?.replace(/\/$/, ''),
     },
     redisUrl: e.REDIS_URL,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/$/, ''),

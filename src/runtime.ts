@@ -37,6 +37,7 @@ import { createOutboundHttp } from './http/outbound';
 import { createProviderService } from './services/providers.service';
 import { createOrderSourceService } from './services/order-sources.service';
 import { createOrderEventStarter } from './temporal/order-event.starter';
+import { createConsoleSessionService } from './services/console-sessions.service';
 import { startIdempotencyPurge } from './services/idempotency-purge';
 import { startOrderEventRelay } from './temporal/order-event-relay';
 import { startTrackingPollerKeeper } from './temporal/tracking-poller-keeper';
@@ -290,6 +291,12 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
         orderSources: createOrderSourceService({ db, vault, events: orderEvents, providers, publicBaseUrl: config.publicBaseUrl, metrics, log: logger }),
         documents,
         sdrRates: config.sdrRates,
+        console: {
+          sessions: createConsoleSessionService({ db }),
+          secureCookies: config.publicBaseUrl.startsWith('https:'),
+          temporalUiUrl: config.temporal.uiUrl ?? devServer?.uiUrl,
+          temporalNamespace: config.temporal.namespace,
+        },
         metrics,
         isDraining: () => draining,
         ...(options.worker ? { sdkMetrics: temporalSdkMetrics } : {}),

@@ -35,6 +35,8 @@ import { createCustomsService } from '../services/customs.service';
 import { createAddressService } from '../services/addresses.service';
 import type { SdrRates } from '../customs/sdr';
 import { labelBatchRoutes } from './routes/label-batches.routes';
+import { consolePlugin, type ConsoleDeps } from '../console/console.plugin';
+import { CONSOLE_PREFIX } from '../console/layout';
 import { countRequests, metricsRoutes } from './routes/metrics.routes';
 import type { Metrics } from '../metrics';
 import { serverTiming, withStageTimes, type StageTimes } from '../stage-timing';
@@ -61,6 +63,8 @@ export interface AppDeps {
   orderSources?: OrderSourceService;
   /** uploaded documents (absent in harnesses that do not need them) */
   documents?: DocumentService;
+  /** the browser console under /console (absent in harnesses that do not need it) */
+  console?: Pick<ConsoleDeps, 'sessions' | 'secureCookies' | 'temporalUiUrl' | 'temporalNamespace'>;
   /** SDR per currency unit for the CN22/CN23 choice (CUSTOMS_SDR_RATES; default the built-in table) */
   sdrRates?: SdrRates;
   /** rate limit of the lookups (docs/api.md) */
@@ -160,16 +164,38 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   if (deps.documents) app.register(documentDownloadRoutes({ documents: deps.documents, labelLinks: deps.labelLinks }), { prefix: '/api/v1' });
   // Order webhooks of shops are authorised by their signature, not an API key (docs/order-feeds.md).
   if (deps.orderSources) app.register(orderDeliveryRoutes({ orderSources: deps.orderSources }), { prefix: '/api/v1' });
+  const customs = createCustomsService({
+    consignments: deps.consignments,
+    carrierName: async (id) => (await deps.providers(id))?.name,
+    sdrRates: deps.sdrRates,
+  });
+  const labelBatches = createLabelBatchService({ db: deps.db });
+  const addresses = createAddressService({ db: deps.db });
+  if (deps.console) {
+    app.register(
+      consolePlugin({
+        ...deps.console,
+        consignments: deps.consignments,
+        providers: deps.providers,
+        providerService: deps.providerService,
+        labelLinks: deps.labelLinks,
+        labelBatches,
+        customs,
+        addresses,
+        imports: deps.imports,
+        webhooks: deps.webhooks,
+        carrierAccounts: deps.carrierAccounts,
+        orderSources: deps.orderSources,
+      }),
+      { prefix: CONSOLE_PREFIX },
+    );
+    app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect(CONSOLE_PREFIX, 303));
+  }
   app.register(
     async (v1) => {
       installAuth(v1, deps.db);
-      v1.register(addressRoutes({ addresses: createAddressService({ db: deps.db }) }));
+      v1.register(addressRoutes({ addresses }));
       v1.register(draftRoutes({ db: deps.db, consignments: deps.consignments }));
-      const customs = createCustomsService({
-        consignments: deps.consignments,
-        carrierName: async (id) => (await deps.providers(id))?.name,
-        sdrRates: deps.sdrRates,
-      });
       v1.register(
         consignmentRoutes({
           db: deps.db,
@@ -186,7 +212,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       if (deps.providerService) v1.register(providerListRoutes({ providers: deps.providerService }));
       if (deps.imports) v1.register(importRoutes({ db: deps.db, imports: deps.imports }));
       if (deps.orderSources) v1.register(orderSourceRoutes({ orderSources: deps.orderSources }));
-      v1.register(labelBatchRoutes({ batches: createLabelBatchService({ db: deps.db }), imports: deps.imports }));
+      v1.register(labelBatchRoutes({ batches: labelBatches, imports: deps.imports }));
       if (deps.documents) v1.register(documentRoutes({ documents: deps.documents, labelLinks: deps.labelLinks }));
       if (deps.sandboxProviders.size > 0) v1.register(sandboxRoutes({ consignments: deps.consignments, sandboxProviders: deps.sandboxProviders }));
     },

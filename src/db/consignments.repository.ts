@@ -182,12 +182,8 @@ const likePrefix = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)
  * A page of a customer's consignments matching `filter`, newest first, in detail form (history and labels
  * beside each), and how many match in all. Two statements: the page, and the count.
  */
-export async function listConsignments(
-  q: Queryable,
-  customerId: number,
-  filter: ConsignmentFilter,
-  page: PageRequest,
-): Promise<{ rows: ConsignmentDetails[]; total: number }> {
+/** The SQL condition (on `consignments c`) of a customer's consignments matching `filter`, and its parameters. */
+function filterCondition(customerId: number, filter: ConsignmentFilter): { condition: string; params: unknown[] } {
   const params: unknown[] = [customerId];
   const where = ['c.customer_id = $1'];
   const add = (condition: (n: string) => string, value: unknown) => {
@@ -201,7 +197,16 @@ export async function listConsignments(
   if (filter.importId !== undefined) add((n) => `c.import_id = ${n}`, filter.importId);
   if (filter.createdFrom !== undefined) add((n) => `c.created_at >= ${n}`, filter.createdFrom);
   if (filter.createdBefore !== undefined) add((n) => `c.created_at < ${n}`, filter.createdBefore);
-  const condition = where.join(' AND ');
+  return { condition: where.join(' AND '), params };
+}
+
+export async function listConsignments(
+  q: Queryable,
+  customerId: number,
+  filter: ConsignmentFilter,
+  page: PageRequest,
+): Promise<{ rows: ConsignmentDetails[]; total: number }> {
+  const { condition, params } = filterCondition(customerId, filter);
   const [{ rows }, count] = await Promise.all([
     q.query<{ detail: string }>(
       asJsonText(
@@ -214,6 +219,16 @@ export async function listConsignments(
     q.query<{ n: number }>(`SELECT count(*)::int AS n FROM consignments c WHERE ${condition}`, params),
   ]);
   return { rows: rows.map(toDetails), total: count.rows[0].n };
+}
+
+/** How many of a customer's consignments matching `filter` (its statuses aside) are in each status. */
+export async function countConsignmentsByStatus(q: Queryable, customerId: number, filter: ConsignmentFilter): Promise<Map<number, number>> {
+  const { condition, params } = filterCondition(customerId, { ...filter, statuses: undefined });
+  const { rows } = await q.query<{ status: number; n: number }>(
+    `SELECT c.status, count(*)::int AS n FROM consignments c WHERE ${condition} GROUP BY c.status`,
+    params,
+  );
+  return new Map(rows.map((r) => [Number(r.status), Number(r.n)]));
 }
 
 /** What addressing a consignment's workflow needs of it, and its status (not its parties and packages). */

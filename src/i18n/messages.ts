@@ -3,7 +3,7 @@ import type { ErrorCode } from '../domain/errors';
 export const LOCALES = ['en', 'tr'] as const;
 export type Locale = (typeof LOCALES)[number];
 
-interface Text {
+export interface Text {
   en: string;
   tr: string;
 }

@@ -7,6 +7,7 @@ import {
   findConsignmentRef,
   draftInserter,
   listConsignments,
+  countConsignmentsByStatus,
   referenceGuard,
   refuseTakenReference,
   type ConsignmentDetails,
@@ -152,6 +153,11 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
     /** A page of the caller's consignments matching `filter`, newest first, in detail form, and the total. */
     async list(caller: Caller, filter: ConsignmentFilter, page: PageRequest): Promise<{ rows: ConsignmentDetails[]; total: number }> {
       return listConsignments(deps.db, caller.customerId, filter, page);
+    },
+
+    /** How many of the caller's consignments matching `filter` (statuses aside) are in each status: the console's tabs. */
+    async countByStatus(caller: Caller, filter: ConsignmentFilter): Promise<Map<number, number>> {
+      return countConsignmentsByStatus(deps.db, caller.customerId, filter);
     },
 
     /**

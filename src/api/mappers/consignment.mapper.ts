@@ -1,3 +1,4 @@
+import type { ConsignmentDetails } from '../../db/consignments.repository';
 import type { Caller } from '../../db/customers.repository';
 import { applicableCustomsDocuments } from '../../customs/customs-data';
 import type { SdrRates } from '../../customs/sdr';
@@ -333,5 +334,32 @@ export function toDetailResponse(c: ConsignmentRecord, ctx: DetailContext): z.ou
     provider: provider ?? null,
     special_services: c.special_services,
     specific_shipping_method: c.specific_shipping_method,
+  };
+}
+
+export type ConsignmentDetail = z.output<typeof DetailAnswer>;
+
+/**
+ * The detail form of found consignments for one caller, as the API's lookups and list answer it and the console
+ * shows it. Each provider is looked up once per mapper (a page of a hundred names a few): make one per request.
+ */
+export function detailMapper(
+  deps: { providers: ProviderDirectory; labelUrl: DetailContext['labelUrl']; documentUrl: DetailContext['documentUrl']; sdrRates?: SdrRates },
+  request: { caller: Caller; locale: Locale },
+) {
+  const seen = new Map<number, Promise<ProviderInfo | undefined>>();
+  const provider = (id: number) => seen.get(id) ?? seen.set(id, deps.providers(id)).get(id)!;
+  return {
+    provider,
+    detail: async (found: ConsignmentDetails, known?: ProviderInfo): Promise<ConsignmentDetail> =>
+      toDetailResponse(found.consignment, {
+        ...found,
+        caller: request.caller,
+        provider: known ?? (found.consignment.provider_id !== null ? await provider(found.consignment.provider_id) : undefined),
+        locale: request.locale,
+        labelUrl: deps.labelUrl,
+        documentUrl: deps.documentUrl,
+        sdrRates: deps.sdrRates,
+      }),
   };
 }

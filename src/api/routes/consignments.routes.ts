@@ -5,9 +5,9 @@ import { idempotent } from '../plugins/idempotency';
 import { consignmentListQuery, parseConsignmentListQuery } from '../../domain/consignment-filter';
 import { DomainError } from '../../domain/errors';
 import { pageResponse } from '../../domain/pagination';
-import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
+import { SUCCESS_MESSAGES, translate, type Locale } from '../../i18n/messages';
 import type { LabelLinks } from '../../labels/label-links';
-import { toDetailResponse, type ProviderDirectory, type ProviderInfo } from '../mappers/consignment.mapper';
+import { detailMapper, type ProviderDirectory, type ProviderInfo } from '../mappers/consignment.mapper';
 import type { ConsignmentService } from '../../services/consignments.service';
 import { CUSTOMS_DOCUMENT_KINDS, type CustomsService } from '../../services/customs.service';
 import { z } from 'zod';
@@ -89,25 +89,24 @@ export interface ConsignmentRouteDeps {
   customs: CustomsService;
 }
 
+/** A customs document of the caller's consignment (`cn22.pdf`, `cn23.pdf`, `proforma.pdf`), as the API and the console send it. */
+export async function sendCustomsDocument(reply: FastifyReply, customs: CustomsService, caller: Caller, params: { id: string; file: string }, locale: Locale) {
+  const id = parseId(params.id, 'consignment_id');
+  const kind = CUSTOMS_DOCUMENT_KINDS.find((k) => params.file === `${k}.pdf`);
+  if (!kind) throw new DomainError('CUSTOMS_DOCUMENT_UNKNOWN');
+  const { pdf, fileName } = await customs.document(caller, id, kind, locale);
+  return reply.type('application/pdf').header('content-disposition', `inline; filename="${fileName}"`).header('cache-control', 'private, no-store').send(pdf);
+}
+
 /** the API (docs/api.md): cancellation, and lookups by reference and by id, scoped to the caller's customer. */
 export function consignmentRoutes(deps: ConsignmentRouteDeps): FastifyPluginAsync {
   return async (app) => {
     type Found = Awaited<ReturnType<ConsignmentService['find']>>;
-    /** Each provider looked up once per request (a page of a hundred names a few). */
-    const providersOf = () => {
-      const seen = new Map<number, Promise<ProviderInfo | undefined>>();
-      return (id: number) => seen.get(id) ?? seen.set(id, deps.providers(id)).get(id)!;
-    };
-    const detail = async (found: Found, request: { caller: Caller; locale: 'en' | 'tr' }, provider = providersOf()) =>
-      toDetailResponse(found.consignment, {
-        ...found,
-        caller: request.caller,
-        provider: found.consignment.provider_id !== null ? await provider(found.consignment.provider_id) : undefined,
-        locale: request.locale,
-        labelUrl: deps.labelLinks.url,
-        documentUrl: deps.labelLinks.documentUrl,
-        sdrRates: deps.customs.rates,
-      });
+    const mapper = (request: { caller: Caller; locale: 'en' | 'tr' }) =>
+      detailMapper(
+        { providers: deps.providers, labelUrl: deps.labelLinks.url, documentUrl: deps.labelLinks.documentUrl, sdrRates: deps.customs.rates },
+        request,
+      );
     const preHandler = deps.lookupLimit ? [deps.lookupLimit] : [];
     /**
      * A lookup's answer as sent (the JSON as UTF-8 bytes, outside V8's heap), kept beside details that a read
@@ -120,13 +119,13 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): FastifyPluginAsyn
     const sameProvider = (a?: ProviderInfo, b?: ProviderInfo) => a === b || (!!a && !!b && a.id === b.id && a.name === b.name && a.logo === b.logo);
     const lookupAnswer = async (found: Found, request: FastifyRequest, reply: FastifyReply) => {
       reply.type('application/json; charset=utf-8');
-      if (!Object.isFrozen(found)) return JSON.stringify({ status: true, message: null, data: await detail(found, request) });
+      if (!Object.isFrozen(found)) return JSON.stringify({ status: true, message: null, data: await mapper(request).detail(found) });
       const byCaller = answers.get(found) ?? answers.set(found, new WeakMap()).get(found)!;
       const byLocale = byCaller.get(request.caller) ?? byCaller.set(request.caller, new Map()).get(request.caller)!;
       const provider = found.consignment.provider_id !== null ? await deps.providers(found.consignment.provider_id) : undefined;
       const kept = byLocale.get(request.locale);
       if (kept && sameProvider(kept.provider, provider)) return kept.body;
-      const body = Buffer.from(JSON.stringify({ status: true, message: null, data: await detail(found, request, async () => provider) }));
+      const body = Buffer.from(JSON.stringify({ status: true, message: null, data: await mapper(request).detail(found, provider) }));
       byLocale.set(request.locale, { provider, body });
       return body;
     };
@@ -134,8 +133,8 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): FastifyPluginAsyn
     app.get('/consignments', { preHandler: deps.listLimit ? [deps.listLimit] : [], schema: list }, async (request) => {
       const { filter, page: pageRequest } = parseConsignmentListQuery(request.query);
       const { rows, total } = await deps.consignments.list(request.caller, filter, pageRequest);
-      const provider = providersOf();
-      const results = await Promise.all(rows.map((found) => detail(found, request, provider)));
+      const { detail } = mapper(request);
+      const results = await Promise.all(rows.map((found) => detail(found)));
       return { status: true, message: null, data: pageResponse(results, pageRequest, total) };
     });
 
@@ -156,17 +155,9 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): FastifyPluginAsyn
       return lookupAnswer(found, request, reply);
     });
 
-    app.get<{ Params: { id: string; file: string } }>('/consignments/:id/documents/:file', { schema: customsDocument }, async (request, reply) => {
-      const id = parseId(request.params.id, 'consignment_id');
-      const kind = CUSTOMS_DOCUMENT_KINDS.find((k) => request.params.file === `${k}.pdf`);
-      if (!kind) throw new DomainError('CUSTOMS_DOCUMENT_UNKNOWN');
-      const { pdf, fileName } = await deps.customs.document(request.caller, id, kind, request.locale);
-      return reply
-        .type('application/pdf')
-        .header('content-disposition', `inline; filename="${fileName}"`)
-        .header('cache-control', 'private, no-store')
-        .send(pdf);
-    });
+    app.get<{ Params: { id: string; file: string } }>('/consignments/:id/documents/:file', { schema: customsDocument }, async (request, reply) =>
+      sendCustomsDocument(reply, deps.customs, request.caller, request.params, request.locale),
+    );
 
     app.post<{ Params: { value: string } }>('/consignments/:value/cancel', { schema: cancel }, async (request, reply) => {
       const value = request.params.value.trim();

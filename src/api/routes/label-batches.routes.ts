@@ -48,7 +48,8 @@ const importLabels = operation({
   errors: [404, 409],
 });
 
-function send(reply: FastifyReply, batch: LabelBatch) {
+/** A merged label file as the API and the console send it: counts and missing entries in headers, streamed. */
+export function sendLabelBatch(reply: FastifyReply, batch: LabelBatch) {
   const entries = batch.missing.map((m) => m.entry).join(',');
   reply
     .type(batch.contentType)
@@ -66,7 +67,7 @@ export function labelBatchRoutes(deps: { batches: LabelBatchService; imports?: I
     // 10,000 entries of up to 64 characters, with JSON's quotes and commas.
     app.post('/labels/batch', { schema: batch, bodyLimit: 1024 * 1024 }, async (request, reply) => {
       const { keys, entries, print } = parseLabelBatch(request.body);
-      return send(reply, await deps.batches.forConsignments(request.caller.customerId, keys, entries, print, request.locale));
+      return sendLabelBatch(reply, await deps.batches.forConsignments(request.caller.customerId, keys, entries, print, request.locale));
     });
 
     const imports = deps.imports;
@@ -74,7 +75,7 @@ export function labelBatchRoutes(deps: { batches: LabelBatchService; imports?: I
       app.get<{ Params: { id: string } }>('/imports/:id/labels', { schema: importLabels }, async (request, reply) => {
         const print = parseLabelBatchQuery(request.query);
         const record = await imports.get(request.caller, request.params.id);
-        return send(reply, await deps.batches.forImport(request.caller.customerId, record.id, print, request.locale));
+        return sendLabelBatch(reply, await deps.batches.forImport(request.caller.customerId, record.id, print, request.locale));
       });
     }
   };
