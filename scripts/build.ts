@@ -1,7 +1,8 @@
 /**
  * `npm run build`: the production form of the service in dist/, what `npm run api` and `npm run worker` run.
  * 1. TypeScript compiled to JavaScript (tsconfig.build.json: src, workflows, activities; no tests);
- * 2. the SQL migrations beside the compiled migrator, which reads them at start;
+ * 2. the SQL migrations beside the compiled migrator, which reads them at start, and the console's stylesheet and
+ *    script beside the compiled console, which serves them;
  * 3. the workflow bundle (dist/workflow-bundle.js), so a worker starts without webpack.
  */
 import { execFileSync } from 'node:child_process';
@@ -19,6 +20,8 @@ export const BUILD_OUTPUTS = [
   'src/main.js',
   'src/cli.js',
   'src/db/migrations',
+  'src/console/assets/console.css',
+  'src/console/assets/console.js',
   'workflow-bundle.js',
 ] as const;
 
@@ -29,6 +32,8 @@ async function build(): Promise<void> {
   const migrations = join(ROOT, 'src', 'db', 'migrations');
   mkdirSync(join(DIST, 'src', 'db', 'migrations'), { recursive: true });
   for (const file of readdirSync(migrations).filter((f) => f.endsWith('.sql'))) cpSync(join(migrations, file), join(DIST, 'src', 'db', 'migrations', file));
+
+  cpSync(join(ROOT, 'src', 'console', 'assets'), join(DIST, 'src', 'console', 'assets'), { recursive: true });
 
   const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve(join(DIST, 'workflows')), logger: undefined });
   writeFileSync(join(DIST, 'workflow-bundle.js'), code);

@@ -68,7 +68,7 @@ const CONTENT_SECURITY_POLICY = [
 const sameToken = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /** A path inside the console to return to (never elsewhere: an open redirect would be a phishing tool). */
-function backTo(value: unknown): string {
+export function backTo(value: unknown): string {
   return typeof value === 'string' && value.startsWith(`${consoleUrl('')}/`) && !value.startsWith('//') && !/[\\\r\n]/.test(value)
     ? value
     : consoleUrl('/consignments');

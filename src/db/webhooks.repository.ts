@@ -210,3 +210,39 @@ export async function listDeliveries(q: Queryable, webhookId: number, page: { pa
     }),
   );
 }
+
+/** A delivery attempt of an event of one consignment, with the webhook it went to. */
+export interface ConsignmentDelivery extends DeliveryAttempt {
+  webhookId: string;
+  endpoint: string;
+  event: string;
+  /** the consignment's status the event announced */
+  status: number | null;
+}
+
+/** The latest delivery attempts of a customer's consignment's events, to every webhook (newest first). */
+export async function listConsignmentDeliveries(q: Queryable, customerId: number, consignmentId: number, limit: number): Promise<ConsignmentDelivery[]> {
+  const { rows } = await q.query<Row>(
+    `SELECT w.webhook_id, w.endpoint, e.event, (e.payload->'data'->>'status')::int AS status, d.event_id, d.attempt, d.redelivery, d.attempted_at,
+            d.http_status, d.latency_ms, d.success, d.error
+       FROM consignment_events e JOIN webhook_deliveries d ON d.event_id = e.id JOIN webhooks w ON w.id = d.webhook_id
+      WHERE e.consignment_id = $1 AND e.customer_id = $2 AND w.customer_id = $2
+      ORDER BY d.id DESC LIMIT $3`,
+    [consignmentId, customerId, limit],
+  );
+  return rows.map((r) => ({
+    webhookId: r.webhook_id as string,
+    endpoint: r.endpoint as string,
+    event: r.event as string,
+    status: r.status === null ? null : Number(r.status),
+    eventId: r.event_id as string,
+    attempt: Number(r.attempt),
+    redelivery: r.redelivery as boolean,
+    attemptedAt: iso(r.attempted_at)!,
+    httpStatus: r.http_status === null ? null : Number(r.http_status),
+    latencyMs: Number(r.latency_ms),
+    success: r.success as boolean,
+    error: (r.error as string | null) ?? null,
+    responseBody: null,
+  }));
+}

@@ -2,7 +2,16 @@ import { randomBytes } from 'node:crypto';
 import type { Caller } from '../db/customers.repository';
 import type { Queryable } from '../db/database';
 import { findEvent } from '../db/status-events.repository';
-import { deleteWebhook, findWebhook, insertWebhook, listDeliveries, listWebhooks, updateWebhook, type WebhookRecord } from '../db/webhooks.repository';
+import {
+  deleteWebhook,
+  findWebhook,
+  insertWebhook,
+  listConsignmentDeliveries,
+  listDeliveries,
+  listWebhooks,
+  updateWebhook,
+  type WebhookRecord,
+} from '../db/webhooks.repository';
 import { DomainError } from '../domain/errors';
 import { WEBHOOK_STATUS, type WebhookInput } from '../domain/webhook';
 import type { WebhookDeliveryStarter } from '../temporal/webhook-delivery.starter';
@@ -77,6 +86,11 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     /** Deletes the webhook and its delivery log; queued deliveries find it gone and stop. */
     async remove(caller: Caller, webhookId: string): Promise<void> {
       if (!PUBLIC_ID.test(webhookId) || !(await deleteWebhook(deps.db, caller.customerId, webhookId))) throw new DomainError('WEBHOOK_NOT_FOUND');
+    },
+
+    /** The latest deliveries of one of the caller's consignments' events, to any of its webhooks (the console's detail page). */
+    async deliveriesOfConsignment(caller: Caller, consignmentId: number, limit = 50) {
+      return listConsignmentDeliveries(deps.db, caller.customerId, consignmentId, limit);
     },
 
     async deliveries(caller: Caller, webhookId: string, page: PageRequest & { eventId?: string }) {

@@ -78,6 +78,12 @@ describe('npm run build, then npm run api and npm run worker', () => {
       { timeoutMs: 90_000, intervalMs: 250 },
     );
 
+    // The compiled API serves the console with its files (copied beside the compiled code by the build).
+    const signIn = await fetch(`${base}/console/sign-in`);
+    expect(signIn.status).toBe(200);
+    expect(await signIn.text()).toContain('name="api_key"');
+    for (const asset of ['console.css', 'console.js', 'htmx.min.js']) expect((await fetch(`${base}/console/assets/${asset}`)).status).toBe(200);
+
     const headers = { apikey: API_KEY, 'content-type': 'application/json' };
     const draft = await fetch(`${base}/api/v1/consignments/draft`, { method: 'POST', headers, body: JSON.stringify(draftBody({ preference: 1 })) });
     expect(draft.status).toBe(201);

@@ -38,7 +38,11 @@ export async function startConsoleHarness(overrides: Record<string, string> = {}
       browser: launched,
       async open(options = {}) {
         const locale = options.locale ?? 'en';
-        const context = await launched.newContext({ locale: locale === 'tr' ? 'tr-TR' : 'en-GB', acceptDownloads: true, viewport: { width: 1280, height: 900 } });
+        const context = await launched.newContext({
+          locale: locale === 'tr' ? 'tr-TR' : 'en-GB',
+          acceptDownloads: true,
+          viewport: { width: 1280, height: 900 },
+        });
         context.setDefaultTimeout(30_000);
         const page = await context.newPage();
         if (options.apiKey) await signIn(page, base, options.apiKey);

@@ -3,6 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import { classify, errorEnvelope } from '../../api/errors';
 import { detailMapper, type ConsignmentDetail } from '../../api/mappers/consignment.mapper';
 import type { ConsolePageDeps } from '../console-deps';
+import type { ConsignmentDelivery } from '../../db/webhooks.repository';
 import { sendLabelBatch } from '../../api/routes/label-batches.routes';
 import { sendCustomsDocument } from '../../api/routes/consignments.routes';
 import type { ConsignmentFilter } from '../../domain/consignment-filter';
@@ -245,15 +246,24 @@ export function consignmentPages(deps: ConsignmentPageDeps): FastifyPluginAsync 
       const found = await deps.consignments.find({ id, customerId: request.caller.customerId });
       const consignment = await mapperFor(request).detail(found);
       const providers = await providersOf(request);
-      const quotes =
-        isDraft(found.consignment.status) && deps.providerService
-          ? await draftQuotes(deps.providerService, request.caller.customerId, found.consignment)
-          : undefined;
+      const [quotes, deliveries] = await Promise.all([
+        isDraft(found.consignment.status) && deps.providerService ? draftQuotes(deps.providerService, request.caller.customerId, found.consignment) : undefined,
+        deps.webhooks?.deliveriesOfConsignment(request.caller, id),
+      ]);
       const notices: Notice[] = [];
       const done = (request.query as { done?: string }).done;
       if (done === 'processed') notices.push({ kind: 'info', text: ctx.t('DONE_PROCESSED') });
       if (done === 'cancelled') notices.push({ kind: 'info', text: ctx.t('DONE_CANCELLED') });
-      return sendPage(reply, detailPage(ctx, { consignment, providers, quotes, notices, workflowUrl: workflowLink(deps, found.consignment.uuid) }));
+      const view = {
+        consignment,
+        providers,
+        quotes,
+        deliveries,
+        notices,
+        trackingUrl: found.consignment.tracking_url,
+        workflowUrl: workflowLink(deps, found.consignment.uuid),
+      };
+      return sendPage(reply, detailPage(ctx, view));
     });
 
     /** A single action on the detail page: done → back to the page with a notice; refused → the page with the refusal. */
@@ -278,7 +288,13 @@ export function consignmentPages(deps: ConsignmentPageDeps): FastifyPluginAsync 
         const notices = messages.map((m): Notice => ({ kind: 'error', text: m.field ? `${m.field}: ${m.message}` : m.message }));
         return sendPage(
           reply.code(classify(error) ? 409 : 500),
-          detailPage(ctx, { consignment, providers: await providersOf(request), notices, workflowUrl: workflowLink(deps, found.consignment.uuid) }),
+          detailPage(ctx, {
+            consignment,
+            providers: await providersOf(request),
+            notices,
+            trackingUrl: found.consignment.tracking_url,
+            workflowUrl: workflowLink(deps, found.consignment.uuid),
+          }),
         );
       }
       if (action === 'delete') return reply.redirect(consoleUrl('/consignments', { done: 'deleted' }), 303);
@@ -412,18 +428,30 @@ function party(label: string, p: ConsignmentDetail['consignor'], ctx: PageContex
 
 function detailPage(
   ctx: PageContext,
-  view: { consignment: ConsignmentDetail; providers: ProviderInfo[]; quotes?: ConsideredQuote[]; notices: Notice[]; workflowUrl?: string },
+  view: {
+    consignment: ConsignmentDetail;
+    providers: ProviderInfo[];
+    quotes?: ConsideredQuote[];
+    deliveries?: ConsignmentDelivery[];
+    notices: Notice[];
+    trackingUrl: string | null;
+    workflowUrl?: string;
+  },
 ): Html {
   const { t } = ctx;
   const c = view.consignment;
   const draft = isDraft(c.status);
   const cancellable = c.status !== STATUS.CANCELLED && c.status !== STATUS.DELIVERED && c.status !== STATUS.RETURNED;
   const summary = html`<dl class="facts">
-  <dt>${t('STATUS')}</dt><dd>${statusBadge(c.status, ctx)} ${c.status_message}</dd>
+  <dt>${t('STATUS')}</dt><dd>${statusBadge(c.status, ctx)}</dd>
   <dt>${t('REFERENCE')}</dt><dd>${c.reference_no ?? '—'}</dd>
   <dt>${t('BARCODE')}</dt><dd>${c.barcode ?? '—'}</dd>
   <dt>${t('CARRIER')}</dt><dd>${c.provider ? `${c.provider.name} (#${c.provider.id})` : '—'}</dd>
-  <dt>${t('TRACKING_CODE')}</dt><dd>${c.labels[0]?.tracking_code ?? '—'}</dd>
+  <dt>${t('TRACKING_CODE')}</dt><dd>${
+    view.trackingUrl
+      ? html`<a href="${view.trackingUrl}" target="_blank" rel="noopener">${c.labels[0]?.tracking_code ?? view.trackingUrl}</a>`
+      : (c.labels[0]?.tracking_code ?? '—')
+  }</dd>
   <dt>${t('WEIGHT_DESI')}</dt><dd>${c.weight} kg · ${c.desi} desi</dd>
   <dt>${t('TOTAL_COST')}</dt><dd>${c.total_cost.toFixed(2)} ${c.currency_code}</dd>
   <dt>${t('CREATED_AT')}</dt><dd>${when(c.created_at, ctx.locale)}</dd>
@@ -493,13 +521,29 @@ ${[...c.details]
   }
   ${cancellable ? html`<form method="post" action="${consoleUrl(`/consignments/${c.id}/cancel`)}" class="inline">${csrfField(ctx)}<button type="submit" class="danger">${t('CANCEL_CONSIGNMENT')}</button></form>` : null}
 </section>`;
+  const deliveries =
+    view.deliveries && view.deliveries.length > 0
+      ? html`<section class="card"><h2>${t('WEBHOOK_DELIVERIES')}</h2><table class="list"><thead><tr>
+  <th scope="col">${t('DELIVERED_AT')}</th><th scope="col">${t('WEBHOOK')}</th><th scope="col">${t('STATUS')}</th><th scope="col">${t('ATTEMPT')}</th><th scope="col">${t('HTTP_STATUS')}</th>
+</tr></thead><tbody>
+${view.deliveries.map(
+  (d) => html`<tr class="${d.success ? 'ok' : 'failed'}">
+  <td>${when(d.attemptedAt, ctx.locale)}</td>
+  <td><a href="${consoleUrl(`/webhooks/${d.webhookId}`)}">${d.endpoint}</a></td>
+  <td>${d.status === null ? d.event : statusBadge(d.status, ctx)}</td>
+  <td>${d.attempt}${d.redelivery ? ` (${t('REDELIVERY')})` : ''}</td>
+  <td>${d.httpStatus ?? d.error ?? '—'}</td>
+</tr>`,
+)}
+</tbody></table></section>`
+      : null;
   return page(
     ctx,
     t('CONSIGNMENT_TITLE', { id: c.id }),
     html`<p><a href="${consoleUrl('/consignments')}">← ${t('NAV_CONSIGNMENTS')}</a></p>
 <div class="grid">${summary}${actions}</div>
 <div class="grid">${party(t('CONSIGNOR'), c.consignor, ctx)}${party(t('CONSIGNEE'), c.consignee, ctx)}</div>
-${labels}${papers}${packages}${timeline}`,
+${labels}${papers}${packages}${timeline}${deliveries}`,
     { notices: view.notices, current: '/consignments' },
   );
 }

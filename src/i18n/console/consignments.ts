@@ -69,4 +69,10 @@ export const CONSIGNMENT_TEXTS = {
   WEIGHT_DESI: { en: 'Weight and desi', tr: 'Ağırlık ve desi' },
   WITH_SELECTED: { en: 'With the selected:', tr: 'Seçilenlerle:' },
   WORKFLOW: { en: 'Workflow', tr: 'İş akışı' },
+  WEBHOOK_DELIVERIES: { en: 'Webhook deliveries of its events', tr: 'Olaylarının webhook gönderimleri' },
+  DELIVERED_AT: { en: 'Sent', tr: 'Gönderildi' },
+  WEBHOOK: { en: 'Webhook', tr: 'Webhook' },
+  ATTEMPT: { en: 'Attempt', tr: 'Deneme' },
+  HTTP_STATUS: { en: 'Answer', tr: 'Yanıt' },
+  REDELIVERY: { en: 'redelivery', tr: 'yeniden gönderim' },
 } satisfies Record<string, Text>;
