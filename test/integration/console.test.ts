@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startConsoleHarness, type ConsoleHarness } from '../support/console-browser';
 import { consignmentApi, draftBody } from '../support/consignments';
 import { readPdf } from '../support/pdf-tools';
+import { useRecordingServer } from '../support/recording-server';
+import { waitFor } from '../support/wait';
 
 /**
  * The console in headless Chromium against the real service: sign-in, the consignment list and detail, processing
@@ -14,9 +16,11 @@ let merchant: { apiKey: string; customerId: number };
 let other: { apiKey: string; customerId: number };
 let drafts: { id: number }[] = [];
 let othersDraft: { id: number };
+const receiver = useRecordingServer();
+const TEMPORAL_UI = 'http://temporal-ui.example:8080';
 
 beforeAll(async () => {
-  harness = await startConsoleHarness();
+  harness = await startConsoleHarness({ WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_RETRY_INITIAL_MS: '200', TEMPORAL_UI_URL: TEMPORAL_UI });
   merchant = await harness.svc.customer('Anadolu Tekstil');
   other = await harness.svc.customer('Başka Firma');
   const api = consignmentApi(harness.svc, merchant.apiKey);
@@ -32,6 +36,23 @@ beforeAll(async () => {
     );
   }
   othersDraft = await consignmentApi(harness.svc, other.apiKey).draft(draftBody({ reference_no: 'OTHER-1' }));
+  // The merchant's webhook, so that processing causes deliveries the consignment's page lists.
+  const hook = await harness.svc.request({
+    method: 'POST',
+    url: '/api/v1/webhooks',
+    apiKey: merchant.apiKey,
+    payload: {
+      description: 'shop',
+      endpoint: `${receiver.origin}/hooks/shop`,
+      subscribedEvent: 'consignment.status.updated',
+      securityType: 'header',
+      dataType: 'JSON',
+      data: '',
+      securityData: [{ headerKey: 'X-Shop-Token', headerValue: 'shop-secret-123' }],
+      status: 1,
+    },
+  });
+  expect(hook.statusCode).toBe(201);
 }, 180_000);
 afterAll(async () => harness?.stop());
 
@@ -107,7 +128,16 @@ describe('the console', () => {
       const pdf = readFileSync((await download.path())!);
       expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
       expect(readPdf(pdf).text.join(' ')).toContain(details.barcode);
-      await page.goto(`${harness.base}/console/consignments/${id}`);
+      // Its status event reached the webhook, and the page lists that delivery with the receiver's answer.
+      await waitFor('the delivery of its status event', () => receiver.received.some((r) => r.body.includes(details.barcode)), { timeoutMs: 60_000 });
+      await waitFor('the delivery on the page', async () => {
+        await page.goto(`${harness.base}/console/consignments/${id}`);
+        return (await page.locator('section.card', { hasText: 'Webhook deliveries' }).locator('tbody tr.ok').count()) > 0;
+      });
+      expect(await page.locator('section.card', { hasText: 'Webhook deliveries' }).innerText()).toContain(`${receiver.origin}/hooks/shop`);
+      expect(await page.locator('a', { hasText: 'Temporal UI' }).getAttribute('href')).toBe(
+        `${TEMPORAL_UI}/namespaces/default/workflows/${encodeURIComponent(`consignment:${details.uuid}`)}`,
+      );
       await harness.screenshot(page, 'consignment-processed-en');
       const tr = await harness.open({ apiKey: merchant.apiKey, locale: 'tr' });
       await tr.page.goto(`${harness.base}/console/consignments/${id}`);
@@ -142,6 +172,25 @@ describe('the console', () => {
       await context.close();
     }
   }, 180_000);
+
+  it('exports the filtered list as CSV, as the API lists it', async () => {
+    const { context, page } = await harness.open({ apiKey: merchant.apiKey });
+    try {
+      await page.goto(`${harness.base}/console/consignments?reference_no=WEB-`);
+      const [download] = await Promise.all([page.waitForEvent('download'), page.locator('a', { hasText: 'Export this list as CSV' }).click()]);
+      const csv = readFileSync((await download.path())!, 'utf8');
+      const [header, ...lines] = csv
+        .replace(/^\ufeff/, '')
+        .trim()
+        .split(/\r?\n/);
+      expect(header.split(',').slice(0, 3)).toEqual(['id', 'reference_no', 'status']);
+      const listed = (await harness.svc.request({ method: 'GET', url: '/api/v1/consignments?reference_no=WEB-', apiKey: merchant.apiKey })).json().data;
+      expect(lines.map((l) => Number(l.split(',')[0]))).toEqual(listed.results.map((c: { id: number }) => c.id));
+      expect(csv).toContain('Şükrü Öztürk');
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 
   it("answers another customer's consignment as not found", async () => {
     const { context, page } = await harness.open({ apiKey: merchant.apiKey });
