@@ -25,6 +25,8 @@ export interface WebhookRecord {
 
 export interface DeliveryAttempt {
   eventId: string;
+  /** the consignment whose event it was (null once the consignment was deleted) */
+  consignmentId: number | null;
   attempt: number;
   redelivery: boolean;
   attemptedAt: string;
@@ -187,28 +189,33 @@ export async function lastAttempt(q: Queryable, webhookId: number, eventId: stri
 
 /** Attempts, newest first; optionally of one event. */
 export async function listDeliveries(q: Queryable, webhookId: number, page: { page: number; limit: number; eventId?: string }): Promise<Page<DeliveryAttempt>> {
-  const filter = page.eventId ? 'AND event_id::text = $2' : 'AND $2::text IS NULL';
+  const filter = page.eventId ? 'AND d.event_id::text = $2' : 'AND $2::text IS NULL';
   return selectPage(
     q,
     {
-      columns: 'event_id, attempt, redelivery, attempted_at, http_status, latency_ms, success, error, response_body',
-      from: `webhook_deliveries WHERE webhook_id = $1 ${filter}`,
-      order: 'id DESC',
+      columns: 'd.event_id, e.consignment_id, d.attempt, d.redelivery, d.attempted_at, d.http_status, d.latency_ms, d.success, d.error, d.response_body',
+      from: `webhook_deliveries d LEFT JOIN consignment_events e ON e.id = d.event_id WHERE d.webhook_id = $1 ${filter}`,
+      order: 'd.id DESC',
       params: [webhookId, page.eventId ?? null],
     },
     { limit: page.limit, offset: (page.page - 1) * page.limit },
-    (r: Row) => ({
-      eventId: r.event_id as string,
-      attempt: Number(r.attempt),
-      redelivery: r.redelivery as boolean,
-      attemptedAt: iso(r.attempted_at)!,
-      httpStatus: r.http_status === null ? null : Number(r.http_status),
-      latencyMs: Number(r.latency_ms),
-      success: r.success as boolean,
-      error: (r.error as string | null) ?? null,
-      responseBody: (r.response_body as string | null) ?? null,
-    }),
+    toDeliveryAttempt,
   );
+}
+
+function toDeliveryAttempt(r: Row): DeliveryAttempt {
+  return {
+    eventId: r.event_id as string,
+    consignmentId: r.consignment_id === null || r.consignment_id === undefined ? null : Number(r.consignment_id),
+    attempt: Number(r.attempt),
+    redelivery: r.redelivery as boolean,
+    attemptedAt: iso(r.attempted_at)!,
+    httpStatus: r.http_status === null ? null : Number(r.http_status),
+    latencyMs: Number(r.latency_ms),
+    success: r.success as boolean,
+    error: (r.error as string | null) ?? null,
+    responseBody: (r.response_body as string | null) ?? null,
+  };
 }
 
 /** A delivery attempt of an event of one consignment, with the webhook it went to. */
@@ -223,26 +230,18 @@ export interface ConsignmentDelivery extends DeliveryAttempt {
 /** The latest delivery attempts of a customer's consignment's events, to every webhook (newest first). */
 export async function listConsignmentDeliveries(q: Queryable, customerId: number, consignmentId: number, limit: number): Promise<ConsignmentDelivery[]> {
   const { rows } = await q.query<Row>(
-    `SELECT w.webhook_id, w.endpoint, e.event, (e.payload->'data'->>'status')::int AS status, d.event_id, d.attempt, d.redelivery, d.attempted_at,
-            d.http_status, d.latency_ms, d.success, d.error
+    `SELECT w.webhook_id, w.endpoint, e.event, (e.payload->'data'->>'status')::int AS status, d.event_id, e.consignment_id, d.attempt, d.redelivery,
+            d.attempted_at, d.http_status, d.latency_ms, d.success, d.error, NULL AS response_body
        FROM consignment_events e JOIN webhook_deliveries d ON d.event_id = e.id JOIN webhooks w ON w.id = d.webhook_id
       WHERE e.consignment_id = $1 AND e.customer_id = $2 AND w.customer_id = $2
       ORDER BY d.id DESC LIMIT $3`,
     [consignmentId, customerId, limit],
   );
   return rows.map((r) => ({
+    ...toDeliveryAttempt(r),
     webhookId: r.webhook_id as string,
     endpoint: r.endpoint as string,
     event: r.event as string,
     status: r.status === null ? null : Number(r.status),
-    eventId: r.event_id as string,
-    attempt: Number(r.attempt),
-    redelivery: r.redelivery as boolean,
-    attemptedAt: iso(r.attempted_at)!,
-    httpStatus: r.http_status === null ? null : Number(r.http_status),
-    latencyMs: Number(r.latency_ms),
-    success: r.success as boolean,
-    error: (r.error as string | null) ?? null,
-    responseBody: null,
   }));
 }

@@ -93,6 +93,12 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       return listConsignmentDeliveries(deps.db, caller.customerId, consignmentId, limit);
     },
 
+    /** When this webhook next retries the consignment's first undelivered event (undefined: no retry is waiting). */
+    async nextAttempt(caller: Caller, webhookId: string, consignmentId: number): Promise<Date | undefined> {
+      const webhook = await get(caller, webhookId);
+      return deps.deliveries.nextAttempt(webhook.webhookId, consignmentId);
+    },
+
     async deliveries(caller: Caller, webhookId: string, page: PageRequest & { eventId?: string }) {
       const webhook = await get(caller, webhookId);
       return listDeliveries(deps.db, webhook.id, page);

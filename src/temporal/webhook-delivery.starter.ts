@@ -1,4 +1,4 @@
-import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { SA } from '../../workflows/search-attributes';
 import { deliverEventSignal, type DeliveryPolicy } from '../../workflows/webhook-delivery.messages';
 import type { webhookDeliveryWorkflow } from '../../workflows/webhook-delivery.workflow';
@@ -21,6 +21,11 @@ export interface WebhookDeliveryStarter {
    * so the events of a consignment reach the webhook in the order they are queued.
    */
   enqueue(request: { webhook: DeliveryTarget; customerCode: string; consignmentId: number; eventId: string; redelivery?: boolean }): Promise<void>;
+  /**
+   * When the delivery queue of this webhook and consignment next tries its first undelivered event (the pending
+   * attempt's retry time), or undefined when nothing waits for a retry.
+   */
+  nextAttempt(webhookId: string, consignmentId: number): Promise<Date | undefined>;
 }
 
 /**
@@ -46,6 +51,18 @@ export function createWebhookDeliveryStarter(deps: { client: Client; taskQueue: 
           { key: SA.ConsignmentId, value: consignmentId },
         ],
       });
+    },
+
+    async nextAttempt(webhookId, consignmentId) {
+      try {
+        const { status, raw } = await deps.client.workflow.getHandle(webhookDeliveryWorkflowId(webhookId, consignmentId)).describe();
+        if (status.name !== 'RUNNING') return undefined;
+        const next = raw.pendingActivities?.find((a) => a.nextAttemptScheduleTime)?.nextAttemptScheduleTime;
+        return next ? new Date(Number(next.seconds ?? 0) * 1000 + Math.floor((next.nanos ?? 0) / 1e6)) : undefined;
+      } catch (error) {
+        if (error instanceof WorkflowNotFoundError) return undefined;
+        throw error;
+      }
     },
   };
 }

@@ -35,6 +35,7 @@ export const DeliveryAnswer = answerSchema(
   'WebhookDelivery',
   z.object({
     event_id: z.uuid(),
+    consignment: z.int().nullable().meta({ description: 'the consignment whose event it was (null once the consignment was deleted)' }),
     attempt: z.int().min(1),
     redelivery: z.boolean(),
     attempted_at: z.string(),
@@ -81,6 +82,7 @@ export function toWebhookDetail(w: WebhookRecord): z.output<typeof WebhookDetail
 export function toDeliveryResponse(a: DeliveryAttempt): z.output<typeof DeliveryAnswer> {
   return {
     event_id: a.eventId,
+    consignment: a.consignmentId,
     attempt: a.attempt,
     redelivery: a.redelivery,
     attempted_at: a.attemptedAt,
