@@ -8,6 +8,7 @@ import type { AddressService } from '../../services/addresses.service';
 import type { ConsolePageDeps } from '../console-deps';
 import { attrs, html, type Html } from '../html';
 import { consoleUrl, page, sendPage, type PageContext } from '../layout';
+import { textOf } from '../views';
 
 /** The results block alone (htmx type-ahead here and in the draft form): GET with the parameters of {@link AddressSearchForm}. */
 export const ADDRESS_RESULTS_PATH = '/address-search/results';
@@ -49,8 +50,6 @@ export type AddressResultsView =
   | { kind: 'idle' }
   | { kind: 'refused'; errors: { message: string; field?: string }[] }
   | { kind: 'found'; country: string; keyword: string; found: AddressSearchPage };
-
-const textOf = (value: unknown) => (typeof value === 'string' ? value : '');
 
 export function addressSearchForm(query: Record<string, unknown>, fallbackCountry = ''): AddressSearchForm {
   const scope = textOf(query.in);

@@ -1,18 +1,17 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { classify, errorEnvelope, httpStatusOf } from '../../api/errors';
+import { classify, httpStatusOf } from '../../api/errors';
 import { toCarrierAccountResponse } from '../../api/mappers/carrier-account.mapper';
 import { providerIdOf } from '../../api/routes/params';
 import { CARRIER_ACCOUNT_STATUS, CARRIER_KINDS, carrierAccountBodies, parseCarrierAccountInput } from '../../domain/carrier-account';
 import { DomainError, type Issue } from '../../domain/errors';
-import { parsePageRequest } from '../../domain/pagination';
 import type { ProviderInfo } from '../../services/providers.service';
 import type { ConsolePageDeps } from '../console-deps';
 import { attrs, html, type Html } from '../html';
 import { consoleUrl, csrfField, page, sendPage, type Notice, type PageContext } from '../layout';
+import { type Message, asNotices, formatWhen, pageNumber, refusalMessages, textOf } from '../views';
 
 type AccountView = ReturnType<typeof toCarrierAccountResponse>;
-type Message = { message: string; field?: string };
 
 /** Accounts a page of the list shows. */
 const PAGE_SIZE = 50;
@@ -47,8 +46,6 @@ const FIELDS_PER_KIND: { kind: string; credentials: string[]; settings: string[]
     settings: keys(unwrap(option.shape.settings as z.ZodType)),
   }));
 })();
-
-const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /**
  * A textarea's JSON object, or the refusal of its field. Blank is `undefined` (settings may be left out). The API
@@ -104,27 +101,6 @@ function placeMessages(messages: Message[]): { byField: Map<FormField, Message[]
     else rest.push(m);
   }
   return { byField, rest };
-}
-
-const refusalOf = (error: unknown, ctx: PageContext): Message[] | undefined => {
-  const known = classify(error);
-  return known ? errorEnvelope(known.issues, ctx.locale).errors : undefined;
-};
-
-/** The API's timestamps are `YYYY-MM-DD HH:MM:SS` in UTC; the console shows them in Türkiye's time, as elsewhere. */
-const when = (utc: string, locale: string) => {
-  const date = new Date(`${utc.replace(' ', 'T')}Z`);
-  return Number.isNaN(date.getTime())
-    ? utc
-    : date.toLocaleString(locale === 'tr' ? 'tr-TR' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Istanbul' });
-};
-
-function pageNumber(value: unknown): number {
-  try {
-    return parsePageRequest({ page: typeof value === 'string' ? value : undefined, limit: String(PAGE_SIZE) }).page;
-  } catch {
-    return 1;
-  }
 }
 
 const DONE_TEXTS = {
@@ -209,16 +185,12 @@ export function carrierAccountPages(deps: ConsolePageDeps): FastifyPluginAsync {
       );
       await accounts.replace(request.caller, current.provider_id, input);
     } catch (error) {
-      const messages = refusalOf(error, ctx);
+      const messages = refusalMessages(error, ctx.locale);
       if (!messages || classify(error)!.code === 'CARRIER_ACCOUNT_NOT_FOUND') throw error;
       const { byField, rest } = placeMessages(messages);
-      const notices: Notice[] = [
-        { kind: 'error', text: ctx.t('FORM_HAS_ERRORS') },
-        ...rest.map((m): Notice => ({ kind: 'error', text: m.field ? `${m.field}: ${m.message}` : m.message })),
-      ];
+      const notices: Notice[] = [{ kind: 'error', text: ctx.t('FORM_HAS_ERRORS') }, ...asNotices(rest)];
       const refused = change.form ? { form: change.form, byField, description: change.description, settings: change.settings } : undefined;
-      if (!refused)
-        for (const list of byField.values()) for (const m of list) notices.push({ kind: 'error', text: m.field ? `${m.field}: ${m.message}` : m.message });
+      if (!refused) for (const list of byField.values()) notices.push(...asNotices(list));
       return showDetail(request, reply, { notices, refused, code: httpStatusOf(classify(error)!.code) });
     }
     return reply.redirect(consoleUrl(`/carrier-accounts/${current.provider_id}`, { done }), 303);
@@ -226,7 +198,7 @@ export function carrierAccountPages(deps: ConsolePageDeps): FastifyPluginAsync {
 
   return async (app) => {
     app.get<{ Querystring: Record<string, unknown> }>('/carrier-accounts', { schema: { hide: true } }, async (request, reply) =>
-      showList(request, reply, { notices: doneNotice(request.console, request.query.done), pageNo: pageNumber(request.query.page) }),
+      showList(request, reply, { notices: doneNotice(request.console, request.query.done), pageNo: pageNumber(request.query.page, PAGE_SIZE) }),
     );
 
     app.post<{ Body: Record<string, unknown> }>('/carrier-accounts', { schema: { hide: true } }, async (request, reply) => {
@@ -246,13 +218,10 @@ export function carrierAccountPages(deps: ConsolePageDeps): FastifyPluginAsync {
         );
         providerId = (await accounts.create(request.caller, input)).providerId;
       } catch (error) {
-        const messages = refusalOf(error, ctx);
+        const messages = refusalMessages(error, ctx.locale);
         if (!messages) throw error;
         const { byField, rest } = placeMessages(messages);
-        const notices: Notice[] = [
-          { kind: 'error', text: ctx.t('FORM_HAS_ERRORS') },
-          ...rest.map((m): Notice => ({ kind: 'error', text: m.field ? `${m.field}: ${m.message}` : m.message })),
-        ];
+        const notices: Notice[] = [{ kind: 'error', text: ctx.t('FORM_HAS_ERRORS') }, ...asNotices(rest)];
         return showList(request, reply, { form, byField, notices, code: httpStatusOf(classify(error)!.code) });
       }
       // A redirect: the credentials are not in the answer, and a reload does not add the account twice.
@@ -414,7 +383,7 @@ function listPage(
     (a) => html`<tr data-provider="${a.provider_id}">
     <th scope="row"><a href="${consoleUrl(`/carrier-accounts/${a.provider_id}`)}">${a.provider_id}</a></th>
     <td><code>${a.carrier}</code></td><td>${a.description || t('NONE')}</td><td>${statusBadge(ctx, a.status)}</td>
-    <td class="ca-hint"><code>${a.credentials_hint}</code></td><td>${statusUpdates(ctx, a)}</td><td>${when(a.created_at, ctx.locale)}</td>
+    <td class="ca-hint"><code>${a.credentials_hint}</code></td><td>${statusUpdates(ctx, a)}</td><td>${formatWhen(a.created_at, ctx.locale)}</td>
   </tr>`,
   )}</tbody>
 </table>`;
@@ -463,8 +432,8 @@ function detailPage(
   <dt>${t('CA_CREDENTIALS_HINT_COLUMN')}</dt><dd class="ca-hint"><code>${a.credentials_hint}</code></dd>
   <dt>${t('CA_STATUS_UPDATES')}</dt><dd>${statusUpdates(ctx, a)}</dd>
   <dt>${t('CA_SETTINGS_COLUMN')}</dt><dd><pre class="ca-settings">${JSON.stringify(a.settings, null, 2)}</pre></dd>
-  <dt>${t('CA_CREATED_AT')}</dt><dd>${when(a.created_at, ctx.locale)}</dd>
-  <dt>${t('CA_UPDATED_AT')}</dt><dd>${when(a.updated_at, ctx.locale)}</dd>
+  <dt>${t('CA_CREATED_AT')}</dt><dd>${formatWhen(a.created_at, ctx.locale)}</dd>
+  <dt>${t('CA_UPDATED_AT')}</dt><dd>${formatWhen(a.updated_at, ctx.locale)}</dd>
 </dl>`;
   const kind = FIELDS_PER_KIND.find((k) => k.kind === a.carrier);
   const credentialNames = kind ? kind.credentials.map((n) => n.replace(/\?$/, '')).join(', ') : '';

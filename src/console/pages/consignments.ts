@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { stringify } from 'csv-stringify/sync';
-import { classify, errorEnvelope } from '../../api/errors';
+import { classify } from '../../api/errors';
 import { detailMapper, type ConsignmentDetail } from '../../api/mappers/consignment.mapper';
 import type { ConsolePageDeps } from '../console-deps';
 import type { ConsignmentDelivery } from '../../db/webhooks.repository';
@@ -17,6 +17,7 @@ import { parseLabelBatch } from '../../labels/label-batch';
 import type { ConsideredQuote, ProviderInfo, ProviderService } from '../../services/providers.service';
 import { attrs, html, type Html } from '../html';
 import { consoleUrl, csrfField, page, sendPage, type Notice, type PageContext } from '../layout';
+import { asNotices, formatWhen, refusalMessages } from '../views';
 
 export type ConsignmentPageDeps = ConsolePageDeps;
 
@@ -42,9 +43,6 @@ function pickFilters(query: Record<string, unknown>): FilterQuery {
   return out;
 }
 
-const when = (iso: string | null | undefined, locale: string) =>
-  iso ? new Date(iso).toLocaleString(locale === 'tr' ? 'tr-TR' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Istanbul' }) : '—';
-
 /** A signed label link as a path of this server (PUBLIC_BASE_URL may name another host than the browser uses). */
 const localLink = (url: string) => {
   try {
@@ -58,12 +56,6 @@ const localLink = (url: string) => {
 function statusBadge(status: number, ctx: PageContext): Html {
   const entry = STATUS_CATALOG[status];
   return html`<span class="status s${status}">${entry ? entry[ctx.locale] : String(status)}</span>`;
-}
-
-/** Error messages of a failure as the API words them (a DomainError), or undefined for an unexpected one. */
-function refusalMessages(error: unknown, ctx: PageContext): { message: string; field?: string }[] | undefined {
-  const known = classify(error);
-  return known ? errorEnvelope(known.issues, ctx.locale).errors : undefined;
 }
 
 /** Runs `work` for every item, `limit` at a time, keeping each one's outcome. */
@@ -141,7 +133,7 @@ export function consignmentPages(deps: ConsignmentPageDeps): FastifyPluginAsync 
       let total = 0;
       let counts = new Map<number, number>();
       if ('refusal' in parsed) {
-        for (const e of refusalMessages(parsed.refusal, ctx) ?? []) notices.push({ kind: 'error', text: e.field ? `${e.field}: ${e.message}` : e.message });
+        notices.push(...asNotices(refusalMessages(parsed.refusal, ctx.locale) ?? []));
       } else {
         const [listed, byStatus] = await Promise.all([
           deps.consignments.list(request.caller, parsed.filter, { page: parsed.page, limit: PAGE_SIZE }),
@@ -281,11 +273,11 @@ export function consignmentPages(deps: ConsignmentPageDeps): FastifyPluginAsync 
         else if (action === 'cancel') await deps.consignments.cancel(request.caller, String(id));
         else await deps.consignments.deleteDraft(request.caller, id);
       } catch (error) {
-        const messages = refusalMessages(error, ctx);
+        const messages = refusalMessages(error, ctx.locale);
         if (!messages || classify(error)?.code === 'CONSIGNMENT_NOT_FOUND' || classify(error)?.code === 'DRAFT_NOT_FOUND') throw error;
         const found = await deps.consignments.find({ id, customerId: request.caller.customerId });
         const consignment = await mapperFor(request).detail(found);
-        const notices = messages.map((m): Notice => ({ kind: 'error', text: m.field ? `${m.field}: ${m.message}` : m.message }));
+        const notices = asNotices(messages);
         return sendPage(
           reply.code(classify(error) ? 409 : 500),
           detailPage(ctx, {
@@ -409,7 +401,7 @@ function listPage(
       <td>${c.provider?.name ?? '—'}</td>
       <td>${c.barcode ?? '—'}</td>
       <td>${[c.consignee.name, c.consignee.city].filter(Boolean).join(', ')}</td>
-      <td>${when(c.created_at, ctx.locale)}</td>
+      <td>${formatWhen(c.created_at, ctx.locale)}</td>
     </tr>`,
     )}
     </tbody>
@@ -454,7 +446,7 @@ function detailPage(
   }</dd>
   <dt>${t('WEIGHT_DESI')}</dt><dd>${c.weight} kg · ${c.desi} desi</dd>
   <dt>${t('TOTAL_COST')}</dt><dd>${c.total_cost.toFixed(2)} ${c.currency_code}</dd>
-  <dt>${t('CREATED_AT')}</dt><dd>${when(c.created_at, ctx.locale)}</dd>
+  <dt>${t('CREATED_AT')}</dt><dd>${formatWhen(c.created_at, ctx.locale)}</dd>
   ${view.workflowUrl ? html`<dt>${t('WORKFLOW')}</dt><dd><a href="${view.workflowUrl}" target="_blank" rel="noopener">${t('OPEN_IN_TEMPORAL')}</a></dd>` : null}
 </dl>`;
   const labels =
@@ -492,7 +484,7 @@ ${[...c.details]
   .reverse()
   .map(
     (d) =>
-      html`<li><time datetime="${d.status_datetime ?? ''}">${when(d.status_datetime, ctx.locale)}</time> ${statusBadge(d.status, ctx)} <span>${d.message}</span>${d.location ? html` · <span>${d.location}</span>` : null}</li>`,
+      html`<li><time datetime="${d.status_datetime ?? ''}">${formatWhen(d.status_datetime, ctx.locale)}</time> ${statusBadge(d.status, ctx)} <span>${d.message}</span>${d.location ? html` · <span>${d.location}</span>` : null}</li>`,
   )}
 </ol></section>`;
   const quotes =
@@ -528,7 +520,7 @@ ${[...c.details]
 </tr></thead><tbody>
 ${view.deliveries.map(
   (d) => html`<tr class="${d.success ? 'ok' : 'failed'}">
-  <td>${when(d.attemptedAt, ctx.locale)}</td>
+  <td>${formatWhen(d.attemptedAt, ctx.locale)}</td>
   <td><a href="${consoleUrl(`/webhooks/${d.webhookId}`)}">${d.endpoint}</a></td>
   <td>${d.status === null ? d.event : statusBadge(d.status, ctx)}</td>
   <td>${d.attempt}${d.redelivery ? ` (${t('REDELIVERY')})` : ''}</td>
@@ -559,7 +551,7 @@ ${ids.length === 0 ? html`<p class="empty">${t('NOTHING_SELECTED')}</p>` : null}
 <table class="list"><thead><tr><th scope="col">${t('ID')}</th><th scope="col">${t('RESULT')}</th></tr></thead><tbody>
 ${ids.map((id, i) => {
   const outcome = outcomes[i];
-  const messages = outcome.status === 'rejected' ? (refusalMessages(outcome.reason, ctx) ?? [{ message: t('ERROR_TITLE') }]) : [];
+  const messages = outcome.status === 'rejected' ? (refusalMessages(outcome.reason, ctx.locale) ?? [{ message: t('ERROR_TITLE') }]) : [];
   return html`<tr class="${outcome.status === 'fulfilled' ? 'ok' : 'failed'}"><td><a href="${consoleUrl(`/consignments/${id}`)}">${id}</a></td><td>${
     outcome.status === 'fulfilled' ? t('RESULT_OK') : messages.map((m) => html`<div>${m.field ? html`<code>${m.field}</code>: ` : null}${m.message}</div>`)
   }</td></tr>`;

@@ -19,6 +19,7 @@ import type { ImportErrorEntry, ImportService, StoredUpload, UploadPart } from '
 import { attrs, html, type Html } from '../html';
 import { consoleUrl, csrfField, page, sendPage, type Notice, type PageContext } from '../layout';
 import type { ConsolePageDeps } from '../console-deps';
+import { formatWhen } from '../views';
 
 /** Imports on a page of the list (the API's default page). */
 const PAGE_SIZE = 20;
@@ -55,9 +56,6 @@ const PRINT_CHOICES = [
 ] as const satisfies readonly (readonly [string, ConsoleTextKey])[];
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-const when = (date: Date | null, locale: string) =>
-  date ? date.toLocaleString(locale === 'tr' ? 'tr-TR' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Istanbul' }) : '—';
 
 const size = (bytes: number) => (bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
 
@@ -441,7 +439,7 @@ function listPage(
     <td>${a.process ? a.counts.processed : '—'}</td>
     <td>${a.counts.failed}</td>
     <td>${a.counts.duplicates}</td>
-    <td>${when(record.createdAt, ctx.locale)}</td>
+    <td>${formatWhen(record.createdAt, ctx.locale)}</td>
   </tr>`,
   )}
   </tbody>
@@ -554,9 +552,9 @@ function factsSection(ctx: PageContext, record: ImportRecord, a: ImportAnswer, o
   <dt>${t('IMP_SIZE')}</dt><dd>${size(a.file_bytes)} · ${t('IMP_ROWS')}: ${a.progress.rows_total}</dd>
   <dt>${t('IMP_PRESET_SHORT')}</dt><dd>${PRESETS[record.options.preset]?.title ?? a.preset} (${a.preset})</dd>
   <dt>${t('IMP_MODE')}</dt><dd>${a.process ? t('IMP_MODE_PROCESS') : t('IMP_MODE_DRAFTS')}</dd>
-  <dt>${t('IMP_CREATED_AT')}</dt><dd>${when(record.createdAt, ctx.locale)}</dd>
-  <dt>${t('IMP_STARTED')}</dt><dd>${when(record.startedAt, ctx.locale)}</dd>
-  <dt>${t('IMP_FINISHED_AT')}</dt><dd>${when(record.finishedAt, ctx.locale)}</dd>
+  <dt>${t('IMP_CREATED_AT')}</dt><dd>${formatWhen(record.createdAt, ctx.locale)}</dd>
+  <dt>${t('IMP_STARTED')}</dt><dd>${formatWhen(record.startedAt, ctx.locale)}</dd>
+  <dt>${t('IMP_FINISHED_AT')}</dt><dd>${formatWhen(record.finishedAt, ctx.locale)}</dd>
 </dl>
 </section>`;
 }

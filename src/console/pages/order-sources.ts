@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { classify, errorEnvelope, httpStatusOf } from '../../api/errors';
+import { classify, httpStatusOf } from '../../api/errors';
 import { toOrderEventResponse, toOrderSourceResponse } from '../../api/mappers/order-source.mapper';
 import { draftParts, PREFERENCE } from '../../domain/draft';
 import { DomainError } from '../../domain/errors';
@@ -12,11 +12,12 @@ import type { ProviderInfo } from '../../services/providers.service';
 import type { ConsolePageDeps } from '../console-deps';
 import { attrs, html, type Html, type Renderable } from '../html';
 import { consoleUrl, csrfField, page, sendPage, type Notice, type PageContext } from '../layout';
+import { asNotices, formatWhen, refusalMessages, type Message } from '../views';
 
 type SourceView = ReturnType<typeof toOrderSourceResponse>;
 type EventView = ReturnType<typeof toOrderEventResponse>;
 type OrderSourceService = NonNullable<ConsolePageDeps['orderSources']>;
-type Refusal = { message: string; field?: string };
+type Refusal = Message;
 
 /** Sources a page of the list shows. */
 const SOURCES_PER_PAGE = 50;
@@ -57,9 +58,6 @@ const STATE_TEXT: Record<OrderEventState, ConsoleTextKey> = {
 };
 
 const PLATFORM_NAMES: Record<(typeof ORDER_PLATFORMS)[number], string> = { shopify: 'Shopify', woocommerce: 'WooCommerce' };
-
-const when = (iso: string | null | undefined, locale: string) =>
-  iso ? new Date(iso).toLocaleString(locale === 'tr' ? 'tr-TR' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Istanbul' }) : '—';
 
 /** `consignor.name` → `f-consignor-name`: the id of a form field named by its API path. */
 const fieldId = (path: string) => `f-${path.replace(/[^a-z0-9]+/gi, '-')}`;
@@ -128,12 +126,6 @@ function statusBody(source: SourceView, status: 0 | 1): Record<string, unknown> 
   };
 }
 
-/** Error messages of a failure as the API words them, or undefined for an unexpected one. */
-function refusalsOf(error: unknown, ctx: PageContext): Refusal[] | undefined {
-  const known = classify(error);
-  return known ? errorEnvelope(known.issues, ctx.locale).errors : undefined;
-}
-
 const isNotFound = (error: unknown) => classify(error)?.code === 'ORDER_SOURCE_NOT_FOUND';
 
 export function orderSourcePages(deps: ConsolePageDeps): FastifyPluginAsync {
@@ -187,7 +179,7 @@ export function orderSourcePages(deps: ConsolePageDeps): FastifyPluginAsync {
         const created = await service().create(request.caller, parseOrderSourceInput(createBody(values), 'create'));
         return reply.redirect(consoleUrl(`/order-sources/${created.id}`, { done: 'created' }), 303);
       } catch (error) {
-        const refusals = refusalsOf(error, ctx);
+        const refusals = refusalMessages(error, ctx.locale);
         if (!refusals) throw error;
         const view = await listView(request, { page: 1, limit: SOURCES_PER_PAGE });
         // The secret is not sent back into the page: it is typed again.
@@ -234,9 +226,9 @@ export function orderSourcePages(deps: ConsolePageDeps): FastifyPluginAsync {
       try {
         await service().replace(request.caller, id, parseOrderSourceInput(statusBody(current, status), 'replace'));
       } catch (error) {
-        const refusals = refusalsOf(error, ctx);
+        const refusals = refusalMessages(error, ctx.locale);
         if (!refusals || isNotFound(error)) throw error;
-        return detail(request, reply, id, refusalNotices(refusals), httpStatusOf(classify(error)!.code));
+        return detail(request, reply, id, asNotices(refusals), httpStatusOf(classify(error)!.code));
       }
       return reply.redirect(consoleUrl(`/order-sources/${id}`, { done: status === 1 ? 'enabled' : 'disabled' }), 303);
     });
@@ -247,8 +239,6 @@ export function orderSourcePages(deps: ConsolePageDeps): FastifyPluginAsync {
     });
   };
 }
-
-const refusalNotices = (refusals: Refusal[]): Notice[] => refusals.map((r) => ({ kind: 'error', text: r.field ? `${r.field}: ${r.message}` : r.message }));
 
 function stateBadge(ctx: PageContext, active: boolean): Html {
   return html`<span class="status ${active ? 'os-active' : 'os-disabled'}">${ctx.t(active ? 'OS_ACTIVE' : 'OS_DISABLED')}</span>`;
@@ -276,7 +266,7 @@ function listPage(
     <td>${PLATFORM_NAMES[s.platform]}</td>
     <td>${stateBadge(ctx, s.status === 1)}</td>
     <td><code>${s.secret_hint}</code></td>
-    <td>${when(s.created_at, ctx.locale)}</td>
+    <td>${formatWhen(s.created_at, ctx.locale)}</td>
   </tr>`,
   )}
   </tbody>
@@ -435,8 +425,8 @@ function detailPage(ctx: PageContext, view: { source: SourceView; events: { even
     <dt>${t('OS_RESOLVER')}</dt><dd>${s.address_resolver_type != null ? t(resolver[s.address_resolver_type] ?? 'OS_RESOLVER_NONE') : t('OS_RESOLVER_NONE')}</dd>
     <dt>${t('OS_PACKAGE')}</dt><dd>${packageText || t('NONE')}</dd>
     <dt>${t('OS_PROCESS_SHORT')}</dt><dd>${t(s.process ? 'YES' : 'NO')}</dd>
-    <dt>${t('CREATED_AT')}</dt><dd>${when(s.created_at, ctx.locale)}</dd>
-    <dt>${t('OS_UPDATED_AT')}</dt><dd>${when(s.updated_at, ctx.locale)}</dd>
+    <dt>${t('CREATED_AT')}</dt><dd>${formatWhen(s.created_at, ctx.locale)}</dd>
+    <dt>${t('OS_UPDATED_AT')}</dt><dd>${formatWhen(s.updated_at, ctx.locale)}</dd>
   </dl>
 </section>`;
   const actions = html`<section class="card actions" aria-labelledby="actions-title">
@@ -494,7 +484,7 @@ export function eventLog(ctx: PageContext, sourceId: string, view: { events: Eve
     ${view.events.map(
       (e) => html`<tr data-event="${e.id}"${attrs({ class: e.state === 'failed' ? 'failed' : undefined })}>
       <td>${e.id}</td>
-      <td><time datetime="${e.received_at}">${when(e.received_at, ctx.locale)}</time></td>
+      <td><time datetime="${e.received_at}">${formatWhen(e.received_at, ctx.locale)}</time></td>
       <td><code>${e.topic}</code></td>
       <td>${e.order_no ?? e.order_id ?? '—'}</td>
       <td><span class="status ev-${e.state}" data-state="${e.state}">${t(STATE_TEXT[e.state])}</span></td>

@@ -1,16 +1,15 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { classify, errorEnvelope, httpStatusOf } from '../../api/errors';
+import { classify, httpStatusOf } from '../../api/errors';
 import { toDeliveryResponse, toWebhookDetail } from '../../api/mappers/webhook.mapper';
 import { DomainError } from '../../domain/errors';
-import { parsePageRequest } from '../../domain/pagination';
 import { DATA_TYPES, parseWebhookInput, SECURITY_TYPES, WEBHOOK_EVENTS, WEBHOOK_LIMITS, WEBHOOK_STATUS, type WebhookInput } from '../../domain/webhook';
 import type { ConsolePageDeps } from '../console-deps';
 import { attrs, html, type Html } from '../html';
 import { consoleUrl, csrfField, page, sendPage, type Notice, type PageContext } from '../layout';
+import { type Message, asNotices, formatWhen, pageNumber, refusalMessages, textOf } from '../views';
 
 type WebhookView = ReturnType<typeof toWebhookDetail>;
 type DeliveryView = ReturnType<typeof toDeliveryResponse>;
-type Message = { message: string; field?: string };
 
 /** Webhooks a page of the list shows. */
 const PAGE_SIZE = 50;
@@ -30,8 +29,6 @@ interface WebhookForm {
 }
 
 const EMPTY_FORM: WebhookForm = { description: '', endpoint: '', subscribedEvent: WEBHOOK_EVENTS[0], data: '', status: '1', headers: [] };
-
-const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 function readForm(body: Record<string, unknown> | undefined): WebhookForm {
   const b = body ?? {};
@@ -90,25 +87,6 @@ function placeMessages(messages: Message[], rowOf: number[]): { byField: Map<str
     else rest.push(m);
   }
   return { byField, rest };
-}
-
-const refusalOf = (error: unknown, ctx: PageContext): Message[] | undefined => {
-  const known = classify(error);
-  return known ? errorEnvelope(known.issues, ctx.locale).errors : undefined;
-};
-
-const asNotices = (messages: Message[]): Notice[] => messages.map((m) => ({ kind: 'error', text: m.field ? `${m.field}: ${m.message}` : m.message }));
-
-const when = (iso: string | null | undefined, locale: string) =>
-  iso ? new Date(iso).toLocaleString(locale === 'tr' ? 'tr-TR' : 'en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'Europe/Istanbul' }) : '—';
-
-/** A page number from the query; anything else is the first page (a list has no refusal to show for it). */
-function pageNumber(value: unknown, limit: number): number {
-  try {
-    return parsePageRequest({ page: typeof value === 'string' ? value : undefined, limit: String(limit) }).page;
-  } catch {
-    return 1;
-  }
 }
 
 export function webhookPages(deps: ConsolePageDeps): FastifyPluginAsync {
@@ -192,7 +170,7 @@ export function webhookPages(deps: ConsolePageDeps): FastifyPluginAsync {
         // The secret is in this answer only (as in the API's 201): not in a URL, not on any later page.
         return sendPage(reply.code(201), createdPage(ctx, toWebhookDetail(webhook), secret));
       } catch (error) {
-        const messages = refusalOf(error, ctx);
+        const messages = refusalMessages(error, ctx.locale);
         if (!messages) throw error;
         const { byField, rest } = placeMessages(messages, rowOf);
         const notices: Notice[] = [{ kind: 'error', text: ctx.t('FORM_HAS_ERRORS') }, ...asNotices(rest)];
@@ -238,7 +216,7 @@ export function webhookPages(deps: ConsolePageDeps): FastifyPluginAsync {
           if (!eventId) throw new DomainError('WEBHOOK_EVENT_NOT_FOUND');
           await webhooks.redeliver(request.caller, request.params.webhook_id, eventId);
         } catch (error) {
-          const messages = refusalOf(error, ctx);
+          const messages = refusalMessages(error, ctx.locale);
           // The webhook itself not found (or not the caller's) is the not-found page; other refusals show on its page.
           if (!messages || classify(error)!.code === 'WEBHOOK_NOT_FOUND') throw error;
           return showDetail(request, reply, { notices: asNotices(messages), code: httpStatusOf(classify(error)!.code) });
@@ -365,7 +343,7 @@ function listPage(
     <td class="wh-endpoint"><code>${w.endpoint}</code></td>
     <td><code>${w.subscribedEvent}</code></td>
     <td>${statusBadge(ctx, w)}${w.disabled_reason ? html`<div class="hint">${w.disabled_reason}</div>` : null}</td>
-    <td>${when(w.created_at, ctx.locale)}</td>
+    <td>${formatWhen(w.created_at, ctx.locale, { seconds: true })}</td>
     <td>${statusButton(ctx, w, 'list')}</td>
   </tr>`,
   )}
@@ -390,14 +368,14 @@ function facts(ctx: PageContext, w: WebhookView): Html {
   return html`<dl class="facts">
   <dt>${t('WH_ID')}</dt><dd><code>${w.webhook_id}</code></dd>
   <dt>${t('WH_STATUS')}</dt><dd>${statusBadge(ctx, w)}</dd>
-  ${w.disabled_reason ? html`<dt>${t('WH_DISABLED_REASON')}</dt><dd>${w.disabled_reason} (${when(w.disabled_at, ctx.locale)})</dd>` : null}
-  ${w.failing_since ? html`<dt>${t('WH_FAILING_SINCE')}</dt><dd>${when(w.failing_since, ctx.locale)}</dd>` : null}
+  ${w.disabled_reason ? html`<dt>${t('WH_DISABLED_REASON')}</dt><dd>${w.disabled_reason} (${formatWhen(w.disabled_at, ctx.locale, { seconds: true })})</dd>` : null}
+  ${w.failing_since ? html`<dt>${t('WH_FAILING_SINCE')}</dt><dd>${formatWhen(w.failing_since, ctx.locale, { seconds: true })}</dd>` : null}
   <dt>${t('WH_ENDPOINT')}</dt><dd class="wh-endpoint"><code>${w.endpoint}</code></dd>
   <dt>${t('WH_EVENT')}</dt><dd><code>${w.subscribedEvent}</code></dd>
   <dt>${t('WH_HEADER_NAMES')}</dt><dd>${w.securityData.length ? w.securityData.map((h, i) => html`${i ? ', ' : null}<code>${h.headerKey}</code>`) : t('NONE')}</dd>
   ${w.data ? html`<dt>${t('WH_DATA')}</dt><dd>${w.data}</dd>` : null}
-  <dt>${t('WH_CREATED_AT')}</dt><dd>${when(w.created_at, ctx.locale)}</dd>
-  <dt>${t('WH_UPDATED_AT')}</dt><dd>${when(w.updated_at, ctx.locale)}</dd>
+  <dt>${t('WH_CREATED_AT')}</dt><dd>${formatWhen(w.created_at, ctx.locale, { seconds: true })}</dd>
+  <dt>${t('WH_UPDATED_AT')}</dt><dd>${formatWhen(w.updated_at, ctx.locale, { seconds: true })}</dd>
 </dl>`;
 }
 
@@ -448,7 +426,7 @@ function detailPage(
     const next = d.consignment !== null ? view.retries.get(d.consignment) : undefined;
     if (active && latest[i] && view.pageNo === 1)
       return html`<span class="status wh-retrying">${t('WH_STATE_RETRYING')}</span>${
-        next ? html` <span class="hint">${t('WH_NEXT_RETRY', { at: when(next.toISOString(), ctx.locale) })}</span>` : null
+        next ? html` <span class="hint">${t('WH_NEXT_RETRY', { at: formatWhen(next, ctx.locale, { seconds: true }) })}</span>` : null
       }`;
     return html`<span class="status wh-failed">${t('WH_STATE_FAILED')}</span>`;
   };
@@ -467,7 +445,7 @@ function detailPage(
     <th scope="row"><a href="${consoleUrl(here, { event_id: d.event_id })}"><code>${d.event_id}</code></a></th>
     <td>${d.consignment === null ? '—' : html`<a href="${consoleUrl(`/consignments/${d.consignment}`)}">${d.consignment}</a>`}</td>
     <td>${d.attempt}${d.redelivery ? html` <span class="hint">(${t('WH_REDELIVERY')})</span>` : null}</td>
-    <td><time datetime="${d.attempted_at}">${when(d.attempted_at, ctx.locale)}</time></td>
+    <td><time datetime="${d.attempted_at}">${formatWhen(d.attempted_at, ctx.locale, { seconds: true })}</time></td>
     <td class="http-status">${d.http_status ?? '—'}</td>
     <td>${d.latency_ms} ms</td>
     <td>${d.error ?? ''}</td>
