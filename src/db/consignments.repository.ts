@@ -208,10 +208,13 @@ export async function listConsignments(
 ): Promise<{ rows: ConsignmentDetails[]; total: number }> {
   const { condition, params } = filterCondition(customerId, filter);
   const [{ rows }, count] = await Promise.all([
+    // The page's ids first, then their details: a deep page's offset skips rows without building their JSON.
     q.query<{ detail: string }>(
       asJsonText(
-        `SELECT ${CONSIGNMENT_COLUMNS}, ${HISTORY_AND_LABELS_JSON} FROM consignments c WHERE ${condition}
-         ORDER BY c.created_at DESC, c.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+        `SELECT ${CONSIGNMENT_COLUMNS}, ${HISTORY_AND_LABELS_JSON}
+           FROM (SELECT c.id FROM consignments c WHERE ${condition}
+                  ORDER BY c.created_at DESC, c.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}) p
+           JOIN consignments c ON c.id = p.id`,
         true,
       ),
       [...params, page.limit, pageOffset(page)],

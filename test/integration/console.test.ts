@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startConsoleHarness, type ConsoleHarness } from '../support/console-browser';
 import { consignmentApi, draftBody } from '../support/consignments';
@@ -253,6 +254,15 @@ describe('the console', () => {
       await page.goto(`${harness.base}/console/consignments`, { waitUntil: 'networkidle' });
       expect([...hosts]).toEqual([new URL(harness.base).host]);
       expect(bytes).toBeLessThan(200 * 1024);
+      // The files go gzipped to a browser that takes it, as they are to one that does not.
+      const htmx = readFileSync(require.resolve('htmx.org/dist/htmx.min.js'));
+      const zipped = await harness.svc.request({ method: 'GET', url: '/console/assets/htmx.min.js', headers: { 'accept-encoding': 'gzip, br' } });
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      expect(zipped.rawPayload.length).toBeLessThan(htmx.length / 2);
+      expect(gunzipSync(zipped.rawPayload).equals(htmx)).toBe(true);
+      const plain = await harness.svc.request({ method: 'GET', url: '/console/assets/htmx.min.js' });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.rawPayload.equals(htmx)).toBe(true);
     } finally {
       await context.close();
     }
