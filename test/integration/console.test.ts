@@ -174,6 +174,26 @@ describe('the console', () => {
     }
   }, 180_000);
 
+  it('cancels selected consignments at once, each with its own result', async () => {
+    const api = consignmentApi(harness.svc, merchant.apiKey);
+    const first = await api.draft(draftBody({ reference_no: 'BULK-CANCEL-1' }));
+    const second = await api.draft(draftBody({ reference_no: 'BULK-CANCEL-2' }));
+    expect((await harness.svc.request({ method: 'POST', url: `/api/v1/consignments/${second.id}/cancel`, apiKey: merchant.apiKey })).statusCode).toBe(200);
+    const { context, page } = await harness.open({ apiKey: merchant.apiKey });
+    try {
+      await page.goto(`${harness.base}/console/consignments?reference_no=BULK-CANCEL-`);
+      await page.locator('input[data-select-all="id"]').check();
+      await Promise.all([page.waitForURL(/\/console\/consignments\/bulk$/), page.locator('button[name="action"][value="cancel"]').click()]);
+      expect(await page.locator('tr.ok td a').innerText()).toBe(String(first.id));
+      // The one cancelled before answers what the API answers for it.
+      const again = await harness.svc.request({ method: 'POST', url: `/api/v1/consignments/${second.id}/cancel`, apiKey: merchant.apiKey });
+      expect(await page.locator('tr.failed').innerText()).toContain(again.json().errors[0].message);
+      expect((await api.details(first.id)).status).toBe(10);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
   it('exports the filtered list as CSV, as the API lists it', async () => {
     const { context, page } = await harness.open({ apiKey: merchant.apiKey });
     try {
