@@ -16,6 +16,7 @@ import {
   type ShipmentRef,
   type TrackingEvent,
 } from './carrier';
+import { AccountToken } from './account-token';
 import { carrierCallFault, checkCarrierAnswer, RemoteUnavailableError } from './carrier-http';
 import type { AccountRateSettings } from './rate-table';
 import { RateTableCarrier, type RateTableCarrierOptions } from './rate-table-carrier';
@@ -161,11 +162,25 @@ export class SendeoCarrier extends RateTableCarrier<SendeoCredentials, SendeoSet
   readonly supportsCancelInTransit = false;
   /** The document has no webhook: statuses are read by TRACKDELIVERY on the polling schedule. */
   readonly supportsPush = false;
-  private token?: { value: string; renewAt: number };
-  private login?: Promise<string>;
+  private readonly token: AccountToken;
 
   constructor(options: SendeoCarrierOptions) {
     super(options, SENDEO_URL, 'Sendeo');
+    // Cached until half an hour before its 20 hours run out.
+    this.token = new AccountToken(
+      async () => {
+        const answer = await this.send(
+          'POST',
+          '/api/Token/LoginAES',
+          { json: { musteri: options.credentials.customer_code, sifre: options.credentials.password } },
+          undefined,
+        );
+        const value = text(field(answer, 'Token'));
+        if (!value) throw new CarrierRefusedError(this.id, 'Sendeo answered LoginAES without a token');
+        return { value, lifetimeMs: TOKEN_LIFETIME_MS };
+      },
+      { renewEarlyMs: TOKEN_RENEW_EARLY_MS, now: () => this.now() },
+    );
   }
 
   /** Our service barcode: the ReferenceNo SETDELIVERY takes, printed on our label, by which Sendeo finds the delivery. */
@@ -406,38 +421,12 @@ export class SendeoCarrier extends RateTableCarrier<SendeoCredentials, SendeoSet
     };
   }
 
-  /** The account's token: cached until half an hour before its 20 hours run out; one login at a time. */
-  private async bearer(): Promise<string> {
-    if (this.token && this.now().getTime() < this.token.renewAt) return this.token.value;
-    this.login ??= (async () => {
-      try {
-        const answer = await this.send(
-          'POST',
-          '/api/Token/LoginAES',
-          { json: { musteri: this.options.credentials.customer_code, sifre: this.options.credentials.password } },
-          undefined,
-        );
-        const value = text(field(answer, 'Token'));
-        if (!value) throw new CarrierRefusedError(this.id, 'Sendeo answered LoginAES without a token');
-        this.token = { value, renewAt: this.now().getTime() + TOKEN_LIFETIME_MS - TOKEN_RENEW_EARLY_MS };
-        return value;
-      } finally {
-        this.login = undefined;
-      }
-    })();
-    return this.login;
-  }
-
   /** One call with the account's token; a 401 renews the token once (it may have expired early or been revoked). */
-  private async call(method: 'GET' | 'POST', path: string, body: { json?: unknown }): Promise<unknown> {
-    const token = await this.bearer();
-    try {
-      return await this.send(method, path, body, token);
-    } catch (error) {
-      if (!(error instanceof TokenRefused)) throw error;
-      if (this.token?.value === token) this.token = undefined;
-      return this.send(method, path, body, await this.bearer());
-    }
+  private call(method: 'GET' | 'POST', path: string, body: { json?: unknown }): Promise<unknown> {
+    return this.token.use(
+      (token) => this.send(method, path, body, token),
+      (error) => error instanceof TokenRefused,
+    );
   }
 
   /**
