@@ -82,9 +82,10 @@ describe('the webhooks pages', () => {
       expect(await page.locator('h1').innerText()).toBe('Webhook created');
       secret = await page.locator('#wh-secret').inputValue();
       expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-      await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: harness.base });
       await page.getByRole('button', { name: 'Copy' }).click();
-      expect(await page.locator('#wh-secret-copied').innerText()).toBe('Copied.');
+      // The clipboard's answer comes after the click: the notice follows it.
+      await waitFor('the copied notice', async () => (await page.locator('#wh-secret-copied').innerText()) === 'Copied.');
       expect(await page.evaluate('navigator.clipboard.readText()')).toBe(secret);
       const open = page.getByRole('link', { name: 'Open the webhook and its delivery log' });
       webhookId = (await open.getAttribute('href'))!.split('/').pop()!;
