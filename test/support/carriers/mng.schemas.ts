@@ -106,15 +106,8 @@ export const MNG_DISTRICTS: readonly MngDistrict[] = [
 export const mngDistrict = (code: number | undefined): MngDistrict | undefined => MNG_DISTRICTS.find((d) => d.code === code);
 
 /** Case- and Turkish-letter-insensitive key: "İZMİR", "izmir" → "izmir"; "Kadıköy" → "kadikoy". */
-export function foldTurkish(s: string): string {
-  return s
-    .trim()
-    .toLocaleLowerCase('tr-TR')
-    .replace(/[çğıöşüâîû]/g, (c) => ({ ç: 'c', ğ: 'g', ı: 'i', ö: 'o', ş: 's', ü: 'u', â: 'a', î: 'i', û: 'u' })[c] ?? c)
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/\s+/g, ' ');
-}
+// The Sendeo double's own key, shared rather than copied.
+export { foldTurkish } from './sendeo.schemas';
 
 // --------------------------------------------------------------------------------------------------------------------
 // Identity numbers, phone, e-mail (README traps 4, 5, 6)
