@@ -133,6 +133,7 @@ export function createCarrierActivities({ db, providers, sdrRates, metrics, log 
       carrierReference: booking.carrierReference ?? null,
       carrierLabel: booking.label !== undefined,
       ...(booking.pieceBarcodes?.length ? { pieceBarcodes: booking.pieceBarcodes } : {}),
+      ...(booking.routing ? { routing: booking.routing } : {}),
       ...(notes.length ? { notes } : {}),
     };
     // The carrier's label stays here (bytes do not belong in the workflow history); processing stores it.

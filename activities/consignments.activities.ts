@@ -138,14 +138,18 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
           packageCount: plan.draft.packages?.length ?? 0,
           createdAt: new Date(),
           ...(booking.pieceBarcodes?.length ? { pieces: booking.pieceBarcodes } : {}),
+          ...(booking.routing ? { routing: booking.routing } : {}),
         };
-        // The carrier's own label when it made one (kept as received, in its one format); ours otherwise.
+        // The carrier's own label when it made one (kept as received); ours otherwise. A carrier ZPL whose barcodes
+        // we know gets our PDF beside it, printing those very barcodes; any other carrier label is the only one.
         const carrierLabel = booking.carrierLabel ? await findCarrierLabel(db, uuid) : undefined;
         if (booking.carrierLabel && !carrierLabel) throw new Error(`the carrier label of booking ${uuid} is missing`);
         const isZpl = carrierLabel !== undefined && /zpl/i.test(carrierLabel.contentType);
-        const [pdf, zpl] = carrierLabel
-          ? [isZpl ? null : carrierLabel.content, isZpl ? carrierLabel.content.toString('utf8') : null]
-          : [await renderPdfLabel(labelData), renderZplLabel(labelData)];
+        const [pdf, zpl] = !carrierLabel
+          ? [await renderPdfLabel(labelData), renderZplLabel(labelData)]
+          : isZpl
+            ? [booking.pieceBarcodes?.length ? await renderPdfLabel(labelData) : null, carrierLabel.content.toString('utf8')]
+            : [carrierLabel.content, null];
         // A carrier without push is asked by its account's tracking poller, first soon after the hand-over.
         const tracking = plan.carrierPushes
           ? undefined

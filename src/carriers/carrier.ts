@@ -55,10 +55,16 @@ export interface Booking {
   cost: Quote;
   /** The carrier's own id of the shipment, when tracking and cancelling go by it (e.g. a remote consignment id). */
   carrierReference?: string;
-  /** The carrier's label, when it makes one; otherwise we render ours. */
+  /**
+   * The carrier's label, when it makes one; otherwise we render ours. A ZPL label whose barcodes are `pieceBarcodes`
+   * (one per package, as the carrier's ZPL encodes them) is kept as the ZPL, and our PDF, printing the same barcodes,
+   * is rendered beside it; any other carrier label is the consignment's only label.
+   */
   label?: CarrierLabel;
   /** The barcode the carrier scans on each piece, when it gives each package its own; ours prints one page per piece. */
   pieceBarcodes?: string[];
+  /** The routing text the carrier prints on its own label (destination branch, cross-dock, zone), which ours prints too. */
+  routing?: string;
 }
 
 /** A booked shipment as tracking and cancelling address it. */

@@ -20,8 +20,9 @@ export async function findBooking(q: Queryable, bookingKey: string): Promise<Boo
     carrier_label: boolean;
     piece_barcodes: string[] | null;
     notes: string[] | null;
+    routing: string | null;
   }>(
-    `SELECT provider_id, tracking_code, tracking_url, pickup_booked, base_cost, currency, service_name, carrier_reference, label_content IS NOT NULL AS carrier_label, piece_barcodes, notes
+    `SELECT provider_id, tracking_code, tracking_url, pickup_booked, base_cost, currency, service_name, carrier_reference, label_content IS NOT NULL AS carrier_label, piece_barcodes, notes, routing
      FROM carrier_bookings WHERE booking_key = $1 AND cancelled_at IS NULL`,
     [bookingKey],
   );
@@ -39,6 +40,7 @@ export async function findBooking(q: Queryable, bookingKey: string): Promise<Boo
       carrierLabel: row.carrier_label,
       ...(row.piece_barcodes?.length ? { pieceBarcodes: row.piece_barcodes } : {}),
       ...(row.notes?.length ? { notes: row.notes } : {}),
+      ...(row.routing ? { routing: row.routing } : {}),
     }
   );
 }
@@ -49,12 +51,12 @@ export async function findBooking(q: Queryable, bookingKey: string): Promise<Boo
  */
 export async function saveBooking(q: Queryable, bookingKey: string, booking: BookedShipment, label?: CarrierLabel): Promise<boolean> {
   const { rows } = await q.query(
-    `INSERT INTO carrier_bookings (booking_key, provider_id, tracking_code, tracking_url, pickup_booked, base_cost, currency, service_name, carrier_reference, label_content, label_content_type, piece_barcodes, notes)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+    `INSERT INTO carrier_bookings (booking_key, provider_id, tracking_code, tracking_url, pickup_booked, base_cost, currency, service_name, carrier_reference, label_content, label_content_type, piece_barcodes, notes, routing)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
      ON CONFLICT (booking_key) DO UPDATE SET provider_id = EXCLUDED.provider_id, tracking_code = EXCLUDED.tracking_code,
        tracking_url = EXCLUDED.tracking_url, pickup_booked = EXCLUDED.pickup_booked, base_cost = EXCLUDED.base_cost,
        currency = EXCLUDED.currency, service_name = EXCLUDED.service_name, carrier_reference = EXCLUDED.carrier_reference,
-       label_content = EXCLUDED.label_content, label_content_type = EXCLUDED.label_content_type, piece_barcodes = EXCLUDED.piece_barcodes, notes = EXCLUDED.notes, booked_at = now(), cancelled_at = NULL
+       label_content = EXCLUDED.label_content, label_content_type = EXCLUDED.label_content_type, piece_barcodes = EXCLUDED.piece_barcodes, notes = EXCLUDED.notes, routing = EXCLUDED.routing, booked_at = now(), cancelled_at = NULL
      WHERE carrier_bookings.cancelled_at IS NOT NULL
      RETURNING booking_key`,
     [
@@ -71,6 +73,7 @@ export async function saveBooking(q: Queryable, bookingKey: string, booking: Boo
       label?.contentType ?? null,
       booking.pieceBarcodes?.length ? JSON.stringify(booking.pieceBarcodes) : null,
       booking.notes?.length ? JSON.stringify(booking.notes) : null,
+      booking.routing ?? null,
     ],
   );
   return rows.length > 0;

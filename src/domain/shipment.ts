@@ -53,6 +53,8 @@ export interface BookedShipment {
   carrierLabel?: boolean;
   /** the barcodes the carrier scans, one per package, when it gives each its own (our label prints a page per piece) */
   pieceBarcodes?: string[];
+  /** the routing text on the carrier's own label (destination branch, cross-dock, zone): our label prints it too */
+  routing?: string;
   /** what booking found and did beyond the booking itself (an earlier booking recovered or voided): history entries */
   notes?: string[];
 }

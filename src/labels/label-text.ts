@@ -1,4 +1,4 @@
-import type { LabelParty } from './label.types';
+import type { LabelData, LabelParty } from './label.types';
 
 /** Text formatting shared by the PDF and ZPL labels, so both print the same words. */
 
@@ -22,4 +22,16 @@ export function cityLine(p: LabelParty): string {
 /** "TR  Tel: +90 555 000 00 00", or just the country. */
 export function countryLine(p: LabelParty): string {
   return p.phone && p.phone.trim() ? `${p.countryIso2.toUpperCase()}  Tel: ${p.phone}` : p.countryIso2.toUpperCase();
+}
+
+/** The details every label prints beside the QR code, in order (the carrier's routing first, when it gave one). */
+export function labelDetails(d: LabelData, none: string): Array<[caption: string, value: string]> {
+  return [
+    ...(d.routing ? [['Rota / Route', d.routing] as [string, string]] : []),
+    ['Referans / Ref', d.referenceNo ?? none],
+    ['Takip / Tracking', d.trackingCode],
+    ['Ağırlık / Weight', `${formatQuantity(d.weightKg)} kg`],
+    ['Desi', formatQuantity(d.desi)],
+    ['Koli / Packages', String(d.packageCount)],
+  ];
 }

@@ -47,6 +47,8 @@ export interface LabelData {
    * with its barcode (the first is `barcode`). Absent: one page for the consignment.
    */
   pieces?: string[];
+  /** The routing text of the carrier's own label (destination branch, cross-dock, zone), printed among the details. */
+  routing?: string;
 }
 
 /** One printed page: the consignment's data with the barcode of its piece, and which piece it is. */
@@ -54,10 +56,13 @@ export interface LabelPage extends LabelData {
   piece?: { number: number; of: number };
 }
 
-/** The pages of a label: one per piece when the carrier scans each piece, else one. */
+/**
+ * The pages of a label: one per piece when the carrier scans each piece, else one. A single piece whose barcode is
+ * not ours is still the carrier's to scan: its page prints that barcode.
+ */
 export function labelPages(data: LabelData): LabelPage[] {
   const pieces = data.pieces ?? [];
-  if (pieces.length <= 1) return [data];
+  if (pieces.length === 0 || (pieces.length === 1 && pieces[0] === data.barcode)) return [data];
   return pieces.map((barcode, i) => ({ ...data, barcode, piece: { number: i + 1, of: pieces.length } }));
 }
 

@@ -1,7 +1,7 @@
 import type { LabelFonts } from './fonts';
 import { renderPdf } from './pdf-document';
 import { labelPages, packageCountText, type LabelData, type LabelPage, type LabelParty } from './label.types';
-import { cityLine, countryLine, formatLabelDate, formatQuantity } from './label-text';
+import { cityLine, countryLine, formatLabelDate, formatQuantity, labelDetails } from './label-text';
 import { encodeCode128, encodeQr } from './symbols';
 
 /** pdfkit works in points: 1 mm = 72 / 25.4 pt. */
@@ -60,13 +60,7 @@ function drawLabel(doc: Doc, d: LabelPage): void {
   const valueX = MARGIN + 58;
   const valueWidth = QR_BOX.x - valueX;
   let y = 212;
-  for (const [label, value] of [
-    ['Referans / Ref', d.referenceNo ?? '—'],
-    ['Takip / Tracking', d.trackingCode],
-    ['Ağırlık / Weight', `${formatQuantity(d.weightKg)} kg`],
-    ['Desi', formatQuantity(d.desi)],
-    ['Koli / Packages', String(d.packageCount)],
-  ]) {
+  for (const [label, value] of labelDetails(d, '—')) {
     caption(doc, label, MARGIN, y);
     line(doc, 'bold', 8.5, value, valueX, y - 1.5, valueWidth);
     y += 13.5;

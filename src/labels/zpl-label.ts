@@ -1,5 +1,5 @@
 import { labelPages, packageCountText, type LabelData, type LabelPage, type LabelParty } from './label.types';
-import { cityLine, countryLine, formatLabelDate, formatQuantity } from './label-text';
+import { cityLine, countryLine, formatLabelDate, formatQuantity, labelDetails } from './label-text';
 import { encodeCode128 } from './symbols';
 
 /**
@@ -95,15 +95,11 @@ function renderZplPage(data: LabelPage): string {
   if (data.serviceName) lines.push(zplText(ZPL_MARGIN, ZPL_MARGIN + 52, 24, data.serviceName, { width: INNER - 260 }));
   lines.push(rule(108), ...party('GÖNDERİCİ / FROM', data.consignor, 120, false), rule(316), ...party('ALICI / TO', data.consignee, 328, true), rule(640));
 
-  const details: Array<[string, string]> = [
-    ['Referans / Ref', data.referenceNo ?? '-'],
-    ['Takip / Tracking', data.trackingCode],
-    ['Ağırlık / Weight', `${formatQuantity(data.weightKg)} kg`],
-    ['Desi', formatQuantity(data.desi)],
-    ['Koli / Packages', String(data.packageCount)],
-  ];
+  const details = labelDetails(data, '-');
+  // Six rows (a routing line) take the space of five.
+  const rowDots = details.length > 5 ? 37 : 44;
   details.forEach(([label, value], i) => {
-    const y = 660 + i * 44;
+    const y = 660 + i * rowDots;
     lines.push(zplText(ZPL_MARGIN, y + 6, 20, label), zplText(ZPL_MARGIN + 190, y, 30, value, { width: 330 }));
   });
   // QR: model 2, 6 dots per module; "MA," = error correction M, automatic data mode.

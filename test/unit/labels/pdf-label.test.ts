@@ -74,6 +74,15 @@ describe('renderPdfLabel', () => {
     for (const letter of TURKISH_LETTERS) expect(mapped).toContain(letter);
   });
 
+  it("prints a carrier's single piece barcode instead of ours, and the carrier's routing line", async () => {
+    const { pdf, page } = await source(turkishLabel({ pieces: ['C@6B@H21FMLRPNAAA6J'], routing: 'Varış şubesi 03401700' }));
+    const text = pdf.textRuns(page).join('\n');
+    expect(text).toContain('C@6B@H21FMLRPNAAA6J');
+    expect(text).toContain('1/1 koli / pcs');
+    expect(text).toContain('Rota / Route');
+    expect(text).toContain('Varış şubesi 03401700');
+  });
+
   it('draws the Code128 bars exactly as bwip-js encodes the barcode', async () => {
     const data = turkishLabel();
     const { pdf, page } = await source(data);

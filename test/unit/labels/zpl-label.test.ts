@@ -38,6 +38,15 @@ describe('renderZplLabel', () => {
     expect(zpl).toContain(`^BQN,2,6^FH^FDMA,${data.trackingUrl}^FS`);
   });
 
+  it("encodes a carrier's single piece barcode instead of ours, and prints the carrier's routing above the reference", () => {
+    const zpl = renderZplLabel(turkishLabel({ pieces: ['HJ0127784175'], routing: 'KUSTEPE · KADIKOY01' }));
+    expect(zpl).toMatch(/\^BCN,\d+,N,N,N,A\^FH\^FDHJ0127784175\^FS/);
+    expect(zpl).not.toContain('^FDCF00000012344^FS');
+    const texts = fields(zpl).map((f) => unhex(f.data));
+    expect(texts.indexOf('KUSTEPE · KADIKOY01')).toBe(texts.indexOf('Rota / Route') + 1);
+    expect(texts.indexOf('Rota / Route')).toBeLessThan(texts.indexOf('Referans / Ref'));
+  });
+
   it('keeps Turkish text as UTF-8 and prints every party field', () => {
     const data = turkishLabel();
     const zpl = renderZplLabel(data);
