@@ -1,7 +1,7 @@
 import type { LabelFonts } from './fonts';
 import { renderPdf } from './pdf-document';
 import { labelPages, packageCountText, type LabelData, type LabelPage, type LabelParty } from './label.types';
-import { cityLine, countryLine, formatLabelDate, formatQuantity, labelDetails } from './label-text';
+import { cityLine, countryLine, formatLabelDate, labelDetails } from './label-text';
 import { encodeCode128, encodeQr } from './symbols';
 
 /** pdfkit works in points: 1 mm = 72 / 25.4 pt. */

@@ -1,5 +1,5 @@
 import { labelPages, packageCountText, type LabelData, type LabelPage, type LabelParty } from './label.types';
-import { cityLine, countryLine, formatLabelDate, formatQuantity, labelDetails } from './label-text';
+import { cityLine, countryLine, formatLabelDate, labelDetails } from './label-text';
 import { encodeCode128 } from './symbols';
 
 /**
