@@ -62,7 +62,9 @@ function drawLabel(doc: Doc, d: LabelPage): void {
   let y = 212;
   for (const [label, value] of labelDetails(d, '—')) {
     caption(doc, label, MARGIN, y);
-    line(doc, 'bold', 8.5, value, valueX, y - 1.5, valueWidth);
+    // A long value (a carrier's routing code) is printed smaller rather than cut: a branch code must be read whole.
+    const size = Math.max(5, Math.min(8.5, (8.5 * valueWidth) / doc.font('bold').fontSize(8.5).widthOfString(value)));
+    line(doc, 'bold', size, value, valueX, y - 1.5, valueWidth);
     y += 13.5;
   }
   drawQr(doc, d.trackingUrl);

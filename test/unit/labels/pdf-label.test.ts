@@ -75,12 +75,12 @@ describe('renderPdfLabel', () => {
   });
 
   it("prints a carrier's single piece barcode instead of ours, and the carrier's routing line", async () => {
-    const { pdf, page } = await source(turkishLabel({ pieces: ['C@6B@H21FMLRPNAAA6J'], routing: 'Varış şubesi 03401700' }));
+    const { pdf, page } = await source(turkishLabel({ pieces: ['C@6B@H21FMLRPNAAA6J'], routing: 'KUSTEPE · TSTCMPNY-ÇANKAYA01-STD' }));
     const text = pdf.textRuns(page).join('\n');
     expect(text).toContain('C@6B@H21FMLRPNAAA6J');
     expect(text).toContain('1/1 koli / pcs');
     expect(text).toContain('Rota / Route');
-    expect(text).toContain('Varış şubesi 03401700');
+    expect(text).toContain('KUSTEPE · TSTCMPNY-ÇANKAYA01-STD');
   });
 
   it('draws the Code128 bars exactly as bwip-js encodes the barcode', async () => {
