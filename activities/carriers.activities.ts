@@ -134,7 +134,7 @@ export function createCarrierActivities({ db, providers, sdrRates, metrics, log 
       carrierLabel: booking.label !== undefined,
       ...(booking.pieceBarcodes?.length ? { pieceBarcodes: booking.pieceBarcodes } : {}),
       ...(booking.routing ? { routing: booking.routing } : {}),
-      ...(notes.length ? { notes } : {}),
+      ...(notes.length || booking.notes?.length ? { notes: [...notes, ...(booking.notes ?? [])] } : {}),
     };
     // The carrier's label stays here (bytes do not belong in the workflow history); processing stores it.
     const wrote = carrier.idempotentBooking

@@ -65,6 +65,8 @@ export interface Booking {
   pieceBarcodes?: string[];
   /** The routing text the carrier prints on its own label (destination branch, cross-dock, zone), which ours prints too. */
   routing?: string;
+  /** What the carrier did beyond booking that the consignment's history should tell (e.g. a stale barcode voided and made anew). */
+  notes?: string[];
 }
 
 /** A booked shipment as tracking and cancelling address it. */

@@ -5,7 +5,9 @@ import type { AccountCarrierOptions } from './account-carrier';
 import { ArasCarrier } from './aras';
 import { ConsignmentApiCarrier, type LookupBudget } from './consignment-api';
 import { DhlExpressCarrier } from './dhl-express';
+import { HepsijetCarrier } from './hepsijet';
 import { KolayGelsinCarrier } from './kolay-gelsin';
+import { MngCarrier } from './mng';
 import { SendeoCarrier } from './sendeo';
 import { SuratCarrier } from './surat';
 import { YurticiCarrier } from './yurtici';
@@ -26,6 +28,8 @@ const ACCOUNT_CARRIERS: Record<CarrierKind, new (options: AccountCarrierOptions<
   surat: SuratCarrier,
   yurtici: YurticiCarrier,
   aras: ArasCarrier,
+  mng: MngCarrier,
+  hepsijet: HepsijetCarrier,
 };
 
 /** A provider as `GET /providers` and lookups show it. */
@@ -122,11 +126,14 @@ export function createProviders(deps: ProvidersDeps) {
         : a.carrier === 'kolay_gelsin'
           ? // priced by the account's rate table; cancels in transit as a return; statuses by query after its webhook
             { quotes: a.settings.rates !== undefined, cancel_in_transit: true, push_tracking: a.statusWebhook.registered }
-          : a.carrier === 'sendeo' || a.carrier === 'surat' || a.carrier === 'yurtici' || a.carrier === 'aras'
+          : a.carrier === 'sendeo' || a.carrier === 'surat' || a.carrier === 'yurtici' || a.carrier === 'aras' || a.carrier === 'mng'
             ? // priced by the account's rate table; cancels before pickup only; polled (the contracts have no webhook)
               { quotes: a.settings.rates !== undefined, cancel_in_transit: false, push_tracking: false }
-            : // dhl_express: rated by its rating operation; no cancel once DHL holds the parcel; polled
-              { quotes: true, cancel_in_transit: false, push_tracking: false },
+            : a.carrier === 'hepsijet'
+              ? // priced by the account's rate table; recalled in transit until out for delivery; polled
+                { quotes: a.settings.rates !== undefined, cancel_in_transit: true, push_tracking: false }
+              : // dhl_express: rated by its rating operation; no cancel once DHL holds the parcel; polled
+                { quotes: true, cancel_in_transit: false, push_tracking: false },
   });
 
   /** Built carriers of accounts, rebuilt when the account changed (credentials or settings). */

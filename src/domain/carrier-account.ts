@@ -6,7 +6,7 @@ import { EXPECTED_INTEGER, parseOrRefuse } from './validation';
  * Carrier accounts: a customer's own credentials for a carrier kind, with a provider id of their own. The
  * kinds this service can connect; each declares the credentials and settings it takes.
  */
-export const CARRIER_KINDS = ['consignment_api', 'dhl_express', 'sendeo', 'kolay_gelsin', 'surat', 'yurtici', 'aras'] as const;
+export const CARRIER_KINDS = ['consignment_api', 'dhl_express', 'sendeo', 'kolay_gelsin', 'surat', 'yurtici', 'aras', 'mng', 'hepsijet'] as const;
 export type CarrierKind = (typeof CARRIER_KINDS)[number];
 
 export const CARRIER_ACCOUNT_STATUS = { DISABLED: 0, ACTIVE: 1 } as const;
@@ -223,6 +223,60 @@ const KINDS = {
       query_url: carrierServiceUrl(),
       /** PayorTypeCode: 1 the sender pays (default), 2 the receiver pays */
       payor_type: z.literal([1, 2]).optional(),
+      /** the account's prices (no rating operation in the contract) */
+      rates: rateTable.optional(),
+    }),
+  },
+  /**
+   * MNG Kargo (DHL eCommerce Türkiye) through IBM API Connect: the app's client id and secret (X-IBM-Client-Id and -Secret,
+   * subscribed to the Identity, Standard Command, Standard Query, Barcode Command, Plus Command and CBS Info APIs) and the
+   * merchant's MNG customer number and password (the JWT's login).
+   */
+  mng: {
+    credentials: z.strictObject({
+      client_id: z.string().trim().min(1).max(200),
+      client_secret: z.string().min(1).max(200),
+      customer_number: z
+        .string()
+        .trim()
+        .regex(/^\d{1,20}$/),
+      password: z.string().min(1).max(200),
+    }),
+    settings: z.strictObject({
+      /** MNG's API (default https://api.mngkargo.com.tr), its test host https://testapi.mngkargo.com.tr, or a test double */
+      base_url: carrierServiceUrl(),
+      /** createOrder's paymentType: 1 the sender pays (default), 2 the receiver pays */
+      payment_type: z.literal([1, 2]).optional(),
+      /** the e-mail sent as the recipient's when a consignee has none (MNG refuses an order without one) */
+      default_email: z.email().max(254).optional(),
+      /** the account's prices (no rating operation in the contract) */
+      rates: rateTable.optional(),
+    }),
+  },
+  /**
+   * HepsiJet's integration API: the user and password its getToken takes (and the apikey header, where HepsiJet gave
+   * one); the company, sender address and cross-dock codes HepsiJet assigns to the account are settings.
+   */
+  hepsijet: {
+    credentials: z.strictObject({
+      user_name: z.string().trim().min(1).max(100),
+      password: z.string().min(1).max(200),
+      /** the `apikey` header value, for accounts HepsiJet gave one */
+      api_key: z.string().trim().min(1).max(200).optional(),
+    }),
+    settings: z.strictObject({
+      /** HepsiJet's API (default https://integration.hepsijet.com), its test host https://integration-apitest.hepsijet.com, or a test double */
+      base_url: carrierServiceUrl(),
+      /** company.name, as HepsiJet set it for the account */
+      company_name: z.string().trim().min(1).max(100),
+      /** company.abbreviationCode */
+      company_code: z.string().trim().min(1).max(50),
+      /** delivery.senderAddress.companyAddressId: the sender address HepsiJet registered for the account */
+      sender_address_id: z.string().trim().min(1).max(100),
+      /** currentXDock.abbreviationCode: the cross-dock tied to the sender address */
+      xdock_code: z.string().trim().min(1).max(100),
+      /** delivery.product.productCode (default HX_STD, standard delivery) */
+      product_code: z.enum(['HX_STD', 'HX_SD', 'HX_ND', 'HX_EX', 'HX_VIP1', 'HX_VIP2', 'HX_RND', 'HX_CC', '2HOURS']).optional(),
       /** the account's prices (no rating operation in the contract) */
       rates: rateTable.optional(),
     }),
