@@ -248,7 +248,12 @@ const KINDS = {
       /** createOrder's paymentType: 1 the sender pays (default), 2 the receiver pays */
       payment_type: z.literal([1, 2]).optional(),
       /** the e-mail sent as the recipient's when a consignee has none (MNG refuses an order without one) */
-      default_email: z.email().max(254).optional(),
+      default_email: z
+        .string()
+        .trim()
+        .max(254)
+        .regex(/^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/)
+        .optional(),
       /** the account's prices (no rating operation in the contract) */
       rates: rateTable.optional(),
     }),
