@@ -221,6 +221,21 @@ module.exports = tseslint.config(
   },
 
   {
+    // Marketplace clients talk to marketplaces over HTTP, like carriers; their budgets come in as ports.
+    files: ['src/marketplaces/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict(
+        ...['api', 'services', 'db', 'temporal', 'labels'].map((dir) => ({
+          regex: intoSrc(dir),
+          message: `src/marketplaces never imports src/${dir}: marketplace clients are used by activities, and what they need of the database comes in as ports.`,
+        })),
+        { regex: intoRoot('activities'), message: 'src/marketplaces never imports activities/ (activities call the clients).' },
+        { regex: intoRoot('workflows'), message: 'src/marketplaces never imports workflows/ (shared types live in src/domain).' },
+      ),
+    },
+  },
+
+  {
     // Labels render documents; activities and services call them.
     files: ['src/labels/**/*.ts'],
     rules: {

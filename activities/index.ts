@@ -1,6 +1,7 @@
 import { createCarrierActivities, type CarrierActivityDeps } from './carriers.activities';
 import { createConsignmentActivities, type ConsignmentActivityDeps } from './consignments.activities';
 import { createImportActivities, type ImportActivityDeps } from './imports.activities';
+import { createMarketplaceActivities, type MarketplaceActivityDeps } from './marketplaces.activities';
 import { createOrderFeedActivities, type OrderFeedActivityDeps } from './order-feeds.activities';
 import { createTrackingActivities, type TrackingActivityDeps } from './tracking.activities';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks.activities';
@@ -10,7 +11,8 @@ export type ActivityDeps = ConsignmentActivityDeps &
   ImportActivityDeps &
   CarrierActivityDeps &
   OrderFeedActivityDeps &
-  TrackingActivityDeps;
+  TrackingActivityDeps &
+  MarketplaceActivityDeps;
 
 /** Every activity the worker registers, built from explicit dependencies (no module singletons). */
 export function createActivities(deps: ActivityDeps) {
@@ -21,5 +23,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createImportActivities(deps),
     ...createOrderFeedActivities(deps),
     ...createTrackingActivities(deps),
+    ...createMarketplaceActivities(deps),
   };
 }

@@ -15,10 +15,13 @@ import { isProcessed, type ConsignmentRecord } from '../src/domain/consignment';
 import { orderSourceDraftUuid } from '../src/domain/derived-uuid';
 import type { DraftInput } from '../src/domain/draft';
 import { DomainError, type Issue } from '../src/domain/errors';
-import type { OrderEventState } from '../src/domain/order-source';
-import { cancelRule, STATUS } from '../src/domain/statuses';
+import { isMarketplace, type OrderEventState } from '../src/domain/order-source';
+import { toDraftInput } from '../src/domain/processing-planner';
+import { cancelRule, isDraft, STATUS } from '../src/domain/statuses';
 import type { ImportOptions } from '../src/imports/import-options';
+import { marketplaceDraft, marketplaceDraftPatch } from '../src/imports/marketplace-orders';
 import { mapPlatformOrder } from '../src/imports/platform-orders';
+import type { MarketplacePackage } from '../src/marketplaces/marketplace';
 import type { Metrics } from '../src/metrics';
 import { draftStartOf, processUpdateId, type ConsignmentStarter } from '../src/temporal/consignment.starter';
 import type { OrderFeedActivities } from '../workflows/activities';
@@ -31,6 +34,8 @@ import { asActivity } from './failures';
  */
 export interface OrderDrafts {
   createDraft(caller: Caller, draft: DraftInput, uuid: string): Promise<ConsignmentRecord>;
+  /** a marketplace package changed (its address fixed): through the draft's workflow, as the API's updates */
+  updateDraft(caller: Caller, id: number, patch: DraftInput): Promise<ConsignmentRecord>;
 }
 
 export interface OrderFeedActivityDeps {
@@ -48,6 +53,16 @@ const issuesOf = (error: DomainError): Issue[] => error.issues;
 /** The history note of a draft whose package weight is the source's default (the order carried none). */
 const weightNote = (platform: string, weight: number | undefined) =>
   `${platform === 'woocommerce' ? 'WooCommerce sends no item weights' : 'The order carries no weight'}: the package weight${weight !== undefined ? ` (${weight} kg)` : ''} is the order source's default.`;
+
+/** A marketplace package's draft, its issues in the shape the CSV mapping answers them. */
+function marketplaceMapped(pkg: MarketplacePackage, source: OrderSourceRecord) {
+  const { draft, issues } = marketplaceDraft(pkg, source.defaults, source.settings.carrier_provider_id);
+  return {
+    draft,
+    issues: issues.map((i) => ({ code: i.code, path: i.field ?? null, ...(i.params && { params: i.params }) })),
+    weightFromDefaults: false,
+  };
+}
 
 export function createOrderFeedActivities(deps: OrderFeedActivityDeps) {
   const load = async (eventId: number): Promise<{ event: OrderEventRecord & { payload: string }; source: OrderSourceRecord; caller: Caller }> => {
@@ -71,10 +86,19 @@ export function createOrderFeedActivities(deps: OrderFeedActivityDeps) {
     }
   };
 
-  /** A new order: mapped by the platform's CSV preset, created as a draft under the uuid of (source, order). */
+  /**
+   * A new order: a shop's mapped by the platform's CSV preset, a marketplace package by its own mapping; created as a
+   * draft under the uuid of (source, order).
+   */
   const draft = async (event: OrderEventRecord & { payload: string }, source: OrderSourceRecord, caller: Caller): Promise<OrderEventState> => {
-    const options: ImportOptions = { preset: source.platform, mapping: {}, process: source.process, ...source.defaults };
-    const mapped = mapPlatformOrder(source.platform, JSON.parse(event.payload) as Record<string, unknown>, options);
+    const mapped = isMarketplace(source.platform)
+      ? marketplaceMapped(JSON.parse(event.payload) as MarketplacePackage, source)
+      : mapPlatformOrder(source.platform, JSON.parse(event.payload) as Record<string, unknown>, {
+          preset: source.platform,
+          mapping: {},
+          process: source.process,
+          ...source.defaults,
+        } satisfies ImportOptions);
     if (!mapped.draft) {
       await record(event, source.platform, 'failed', {
         errors: mapped.issues.map((i) => ({ code: i.code, ...(i.path && { field: i.path }), ...(i.params && { params: i.params }) })),
@@ -105,6 +129,35 @@ export function createOrderFeedActivities(deps: OrderFeedActivityDeps) {
       });
     }
     await record(event, source.platform, 'drafted', { consignmentId: consignment.id });
+    return 'drafted';
+  };
+
+  /**
+   * A marketplace package changed (an address fixed, a line changed): its draft takes the change; a consignment
+   * already processed does not (the carrier has it), and the event says so.
+   */
+  const update = async (event: OrderEventRecord & { payload: string }, source: OrderSourceRecord, caller: Caller): Promise<OrderEventState> => {
+    const target = await findConsignment(deps.db, { uuid: orderSourceDraftUuid(source.id, event.orderId!) });
+    // The package's create is still on its way to a draft: retried until it is one.
+    if (!target) {
+      if (await hasPendingCreate(deps.db, source.id, event.orderId!)) throw new Error(`package ${event.orderId}: its draft is not created yet`);
+      await record(event, source.platform, 'failed', { errors: [{ code: 'ORDER_NOT_DRAFTED' }] });
+      return 'failed';
+    }
+    const pkg = JSON.parse(event.payload) as MarketplacePackage;
+    if (!isDraft(target.status)) {
+      const change = `${pkg.consignee.address ?? ''} ${pkg.consignee.city ?? ''}`.trim().slice(0, 200);
+      await record(event, source.platform, 'failed', { consignmentId: target.id, errors: [{ code: 'ORDER_CHANGED_AFTER_PROCESSING', params: { change } }] });
+      return 'failed';
+    }
+    try {
+      await deps.consignments.updateDraft(caller, target.id, marketplaceDraftPatch(pkg, toDraftInput(target)));
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      await record(event, source.platform, 'failed', { consignmentId: target.id, errors: issuesOf(error) });
+      return 'failed';
+    }
+    await record(event, source.platform, 'drafted', { consignmentId: target.id });
     return 'drafted';
   };
 
@@ -140,8 +193,14 @@ export function createOrderFeedActivities(deps: OrderFeedActivityDeps) {
         const { event, source, caller } = await load(eventId);
         // A retry after the outcome was recorded: answered from the record.
         if (event.state !== 'received') return { state: event.state, process: source.process };
-        const state = event.action === 'create' ? await draft(event, source, caller) : await cancel(event, source, caller);
-        return { state, process: source.process };
+        const state =
+          event.action === 'create'
+            ? await draft(event, source, caller)
+            : event.action === 'update'
+              ? await update(event, source, caller)
+              : await cancel(event, source, caller);
+        // Only a new draft is processed: an updated one was a draft before, and is processed as it was going to be.
+        return { state, process: source.process && event.action === 'create' };
       });
     },
 

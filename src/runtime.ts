@@ -37,6 +37,8 @@ import { createOutboundHttp } from './http/outbound';
 import { createProviderService } from './services/providers.service';
 import { createOrderSourceService } from './services/order-sources.service';
 import { createOrderEventStarter } from './temporal/order-event.starter';
+import { createOrderSourcePulls, keepOrderSourceSchedules } from './temporal/order-source-pull.starter';
+import { marketplaceClients } from './marketplaces/clients';
 import { createConsoleSessionService } from './services/console-sessions.service';
 import { startIdempotencyPurge } from './services/idempotency-purge';
 import { startOrderEventRelay } from './temporal/order-event-relay';
@@ -198,6 +200,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     const draftsQueued = relay?.nudge;
     // Order events whose receiving request could not start their workflow: started where the worker runs.
     const orderEvents = createOrderEventStarter({ client, taskQueue });
+    const orderSourcePulls = createOrderSourcePulls({ client, taskQueue });
     const orderEventRelay = options.worker ? startOrderEventRelay({ db, starter: orderEvents, log: logger }) : undefined;
     if (orderEventRelay) stops.push(() => orderEventRelay.stop());
     const documents = createDocumentService({ db, maxBytes: config.documentMaxBytes });
@@ -224,6 +227,12 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
           sdrRates: config.sdrRates,
           metrics,
           log: logger,
+          vault,
+          marketplaceHttp: carrierHttp,
+          publicBaseUrl: config.publicBaseUrl,
+          marketplaceClients,
+          orderEvents,
+          providerOf: (providerId) => providers.describe(providerId),
         },
         workflowBundle: options.workflowBundle,
         maxCachedWorkflows: config.workerMaxCachedWorkflows,
@@ -234,6 +243,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       const pollers = createTrackingPollerStarter({ client, taskQueue, intervalMs: config.carrierPollIntervalMs });
       const keeper = startTrackingPollerKeeper({ db, pollers, log: logger });
       stops.push(() => keeper.stop());
+      // Every marketplace source has its pull schedule (docs/order-feeds.md, "Marketplaces").
+      void keepOrderSourceSchedules({ db, pulls: orderSourcePulls, log: logger });
     }
 
     const health = async (): Promise<HealthReport> => {
@@ -265,6 +276,11 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       // Idempotency keys are claimed by API requests: the API process keeps their table bounded (24 h).
       const idempotencyPurge = startIdempotencyPurge({ db, log: logger });
       stops.push(async () => idempotencyPurge.stop());
+      const carrierAccounts = createCarrierAccountService({
+        db,
+        vault,
+        statusWebhooks: { http: carrierHttp, publicBaseUrl: config.publicBaseUrl, log: (fields, msg) => logger.warn(fields, msg) },
+      });
       app = buildApp({
         db,
         consignments,
@@ -278,17 +294,23 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
           deliveries,
           allowPrivate: config.webhookAllowPrivate,
         }),
-        carrierAccounts: createCarrierAccountService({
-          db,
-          vault,
-          statusWebhooks: { http: carrierHttp, publicBaseUrl: config.publicBaseUrl, log: (fields, msg) => logger.warn(fields, msg) },
-        }),
+        carrierAccounts,
         imports: createImportService({
           db,
           providers,
           imports: createImportStarter({ client, taskQueue, tuning: options.importTuning }),
         }),
-        orderSources: createOrderSourceService({ db, vault, events: orderEvents, providers, publicBaseUrl: config.publicBaseUrl, metrics, log: logger }),
+        orderSources: createOrderSourceService({
+          db,
+          vault,
+          events: orderEvents,
+          pulls: orderSourcePulls,
+          carrierAccounts,
+          providers,
+          publicBaseUrl: config.publicBaseUrl,
+          metrics,
+          log: logger,
+        }),
         documents,
         sdrRates: config.sdrRates,
         console: {

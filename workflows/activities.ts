@@ -136,4 +136,17 @@ export interface OrderFeedActivities {
   processOrderEvent(request: { eventId: number }): Promise<{ state: OrderEventState }>;
 }
 
-export type AllActivities = LifecycleActivities & WebhookDeliveryActivities & ImportActivities & OrderFeedActivities & TrackingActivities;
+/** Marketplace order sources: a pull of the packages changed since the last one, and the write-backs of what was shipped. */
+export interface MarketplaceActivities {
+  /** Pulls the source's packages changed since its last pull into order events (each started); records the pull. Safe to retry. */
+  pullOrderSource(request: { sourceId: string }): Promise<{ packages: number; events: number }>;
+  /** Writes back every processed package of the source not written back yet; records each outcome on its event. Safe to retry. */
+  writeBackOrderSource(request: { sourceId: string }): Promise<{ done: number; refused: number }>;
+}
+
+export type AllActivities = LifecycleActivities &
+  WebhookDeliveryActivities &
+  ImportActivities &
+  OrderFeedActivities &
+  TrackingActivities &
+  MarketplaceActivities;

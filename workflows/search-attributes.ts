@@ -13,6 +13,7 @@ export const SA = {
   CustomerCode: defineSearchAttributeKey('CustomerCode', SearchAttributeType.KEYWORD),
   ProviderId: defineSearchAttributeKey('ProviderId', SearchAttributeType.INT),
   ImportId: defineSearchAttributeKey('ImportId', SearchAttributeType.KEYWORD),
+  OrderSourceId: defineSearchAttributeKey('OrderSourceId', SearchAttributeType.KEYWORD),
 } as const;
 
 export const SEARCH_ATTRIBUTE_KEYS = Object.values(SA);

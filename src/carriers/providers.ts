@@ -7,6 +7,7 @@ import { ConsignmentApiCarrier, type LookupBudget } from './consignment-api';
 import { DhlExpressCarrier } from './dhl-express';
 import { HepsijetCarrier } from './hepsijet';
 import { KolayGelsinCarrier } from './kolay-gelsin';
+import { HepsiburadaCarrier, TrendyolCarrier } from './marketplace-carrier';
 import { MngCarrier } from './mng';
 import { SendeoCarrier } from './sendeo';
 import { SuratCarrier } from './surat';
@@ -30,6 +31,8 @@ const ACCOUNT_CARRIERS: Record<CarrierKind, new (options: AccountCarrierOptions<
   aras: ArasCarrier,
   mng: MngCarrier,
   hepsijet: HepsijetCarrier,
+  trendyol: TrendyolCarrier,
+  hepsiburada: HepsiburadaCarrier,
 };
 
 /** A provider as `GET /providers` and lookups show it. */
@@ -132,8 +135,11 @@ export function createProviders(deps: ProvidersDeps) {
             : a.carrier === 'hepsijet'
               ? // priced by the account's rate table; recalled in transit until out for delivery; polled
                 { quotes: a.settings.rates !== undefined, cancel_in_transit: true, push_tracking: false }
-              : // dhl_express: rated by its rating operation; no cancel once DHL holds the parcel; polled
-                { quotes: true, cancel_in_transit: false, push_tracking: false },
+              : a.carrier === 'trendyol' || a.carrier === 'hepsiburada'
+                ? // the marketplace's own carrier: priced and cancelled by the marketplace; its package statuses polled
+                  { quotes: false, cancel_in_transit: false, push_tracking: false }
+                : // dhl_express: rated by its rating operation; no cancel once DHL holds the parcel; polled
+                  { quotes: true, cancel_in_transit: false, push_tracking: false },
   });
 
   /** Built carriers of accounts, rebuilt when the account changed (credentials or settings). */

@@ -6,7 +6,19 @@ import { EXPECTED_INTEGER, parseOrRefuse } from './validation';
  * Carrier accounts: a customer's own credentials for a carrier kind, with a provider id of their own. The
  * kinds this service can connect; each declares the credentials and settings it takes.
  */
-export const CARRIER_KINDS = ['consignment_api', 'dhl_express', 'sendeo', 'kolay_gelsin', 'surat', 'yurtici', 'aras', 'mng', 'hepsijet'] as const;
+export const CARRIER_KINDS = [
+  'consignment_api',
+  'dhl_express',
+  'sendeo',
+  'kolay_gelsin',
+  'surat',
+  'yurtici',
+  'aras',
+  'mng',
+  'hepsijet',
+  'trendyol',
+  'hepsiburada',
+] as const;
 export type CarrierKind = (typeof CARRIER_KINDS)[number];
 
 export const CARRIER_ACCOUNT_STATUS = { DISABLED: 0, ACTIVE: 1 } as const;
@@ -286,6 +298,38 @@ const KINDS = {
       rates: rateTable.optional(),
     }),
   },
+  /**
+   * Trendyol's own carriers ("Trendyol pays" packages): made with a Trendyol order source, from its seller API key; books
+   * nothing, takes the package's common label (docs/order-feeds.md, "When the marketplace ships").
+   */
+  trendyol: {
+    credentials: z.strictObject({
+      seller_id: z
+        .string()
+        .trim()
+        .regex(/^\d{1,20}$/),
+      api_key: z.string().trim().min(1).max(200),
+      api_secret: z.string().trim().min(1).max(200),
+    }),
+    settings: z.strictObject({
+      base_url: carrierServiceUrl(),
+      integrator_name: z
+        .string()
+        .regex(/^[A-Za-z0-9]{1,30}$/)
+        .optional(),
+    }),
+  },
+  /** Hepsiburada's own carriers: made with a Hepsiburada order source, from its merchant id and service key. */
+  hepsiburada: {
+    credentials: z.strictObject({
+      merchant_id: z.string().trim().min(1).max(100),
+      service_key: z.string().trim().min(1).max(200),
+    }),
+    settings: z.strictObject({
+      base_url: carrierServiceUrl(),
+      user_agent: z.string().trim().min(1).max(100),
+    }),
+  },
 } satisfies Record<CarrierKind, { credentials: z.ZodType; settings: z.ZodType }>;
 
 const accountFields = {
@@ -351,6 +395,16 @@ export function parseCarrierAccountInput(body: unknown, mode: 'create' | 'replac
 
 /** What a response may show of the credentials: the last four characters of the secret, nothing else. */
 export function credentialsHint(kind: CarrierKind, credentials: Record<string, unknown>): string {
-  const secret = String((kind === 'consignment_api' ? credentials.api_key : kind === 'kolay_gelsin' ? credentials.token : credentials.password) ?? '');
+  const secret = String(
+    (kind === 'consignment_api'
+      ? credentials.api_key
+      : kind === 'kolay_gelsin'
+        ? credentials.token
+        : kind === 'trendyol'
+          ? credentials.api_secret
+          : kind === 'hepsiburada'
+            ? credentials.service_key
+            : credentials.password) ?? '',
+  );
   return secret.length >= 8 ? `****${secret.slice(-4)}` : '****';
 }

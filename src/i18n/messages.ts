@@ -42,6 +42,11 @@ export const SUCCESS_MESSAGES = {
   ORDER_EVENT_REDELIVERED: { en: 'Order event already received: nothing was done again.', tr: 'Sipariş olayı zaten alınmıştı: hiçbir işlem tekrarlanmadı.' },
   ORDER_EVENT_IGNORED: { en: 'Event acknowledged: this topic needs no action.', tr: 'Olay alındı: bu konu için bir işlem gerekmiyor.' },
   ORDER_SOURCE_PING: { en: 'Delivery URL reachable.', tr: 'Teslim adresine ulaşılabiliyor.' },
+  MARKETPLACE_SOURCE_CREATED: {
+    en: 'Order source created: its packages are pulled now and every poll interval. Its webhook credential is shown this once.',
+    tr: 'Sipariş kaynağı oluşturuldu: paketleri şimdi ve her sorgu aralığında çekilir. Webhook kimlik bilgisi yalnızca bu kez gösterilir.',
+  },
+  MARKETPLACE_PULL_TRIGGERED: { en: 'Notice received: the source is pulled now.', tr: 'Bildirim alındı: kaynak şimdi çekiliyor.' },
   IMPORT_ACCEPTED: { en: 'Import accepted: the orders are being created.', tr: 'İçe aktarma kabul edildi: siparişler oluşturuluyor.' },
   IMPORT_CANCELLED: { en: 'Import cancelled: no further orders will be created.', tr: 'İçe aktarma iptal edildi: başka sipariş oluşturulmayacak.' },
 } satisfies Record<string, Text>;
@@ -210,6 +215,26 @@ export const ERROR_MESSAGES: Record<ErrorCode, Text> = {
   ORDER_NOT_DRAFTED: {
     en: 'This order never became a draft of this source: there is nothing to cancel.',
     tr: 'Bu sipariş bu kaynaktan hiç taslağa dönüşmedi: iptal edilecek bir şey yok.',
+  },
+  ORDER_CREDENTIAL_INVALID: {
+    en: "The webhook's credential is missing or wrong: it must be the source's webhook credential (the x-api-key header, or Basic auth with it as the password).",
+    tr: "Webhook'un kimlik bilgisi eksik ya da yanlış: kaynağın webhook kimlik bilgisi olmalıdır (x-api-key başlığı ya da parolası bu olan Basic auth).",
+  },
+  ORDER_CHANGED_AFTER_PROCESSING: {
+    en: 'The marketplace changed this package after its consignment was processed ({change}): the change is not applied; check the shipment with the carrier.',
+    tr: 'Pazaryeri bu paketi gönderisi işlendikten sonra değiştirdi ({change}): değişiklik uygulanmadı; gönderiyi kargo firmasıyla kontrol edin.',
+  },
+  ORDER_PACKAGE_SHIPPED: {
+    en: 'The package was already shipped when it was first seen ({status}): no draft is made for it.',
+    tr: 'Paket ilk görüldüğünde zaten gönderilmişti ({status}): onun için taslak oluşturulmaz.',
+  },
+  ORDER_FIELD_SHOP_ONLY: {
+    en: 'Only a shop source (shopify, woocommerce) takes this field.',
+    tr: 'Bu alanı yalnızca bir mağaza kaynağı (shopify, woocommerce) alır.',
+  },
+  ORDER_FIELD_MARKETPLACE_ONLY: {
+    en: 'Only a marketplace source (trendyol, hepsiburada) takes this field.',
+    tr: 'Bu alanı yalnızca bir pazaryeri kaynağı (trendyol, hepsiburada) alır.',
   },
   ORDER_SOURCE_PLATFORM_FIXED: {
     en: 'The platform of an order source cannot change: create another source.',

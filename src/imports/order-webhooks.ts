@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { OrderEventAction, OrderPlatform } from '../domain/order-source';
+import type { OrderEventAction, ShopPlatform } from '../domain/order-source';
 
 /**
  * How Shopify and WooCommerce sign and describe an order webhook (docs/order-feeds.md): the signature header
@@ -53,7 +53,7 @@ export function isWooCommercePing(body: Buffer, headers: Headers): boolean {
  * What a topic asks of us: Shopify `orders/create` and `orders/cancelled`; WooCommerce `order.created`, and
  * `order.updated` when the order is now cancelled. Any other topic is acknowledged and ignored (null).
  */
-export function topicAction(platform: OrderPlatform, topic: string, body: unknown): OrderEventAction | null {
+export function topicAction(platform: ShopPlatform, topic: string, body: unknown): Exclude<OrderEventAction, 'update'> | null {
   if (platform === 'shopify') return topic === 'orders/create' ? 'create' : topic === 'orders/cancelled' ? 'cancel' : null;
   if (topic === 'order.created') return 'create';
   const status = typeof body === 'object' && body !== null ? (body as { status?: unknown }).status : undefined;
@@ -68,7 +68,7 @@ export interface DeliveryHeaders {
   triggeredAt: string | null;
 }
 
-export function deliveryHeaders(platform: OrderPlatform, headers: Headers, body: Buffer): DeliveryHeaders {
+export function deliveryHeaders(platform: ShopPlatform, headers: Headers, body: Buffer): DeliveryHeaders {
   const names = PLATFORM_HEADERS[platform];
   const topic = one(headers, names.topic);
   const eventId = one(headers, names.eventId) ?? one(headers, names.fallbackId);

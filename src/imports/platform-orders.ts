@@ -1,4 +1,4 @@
-import type { OrderPlatform } from '../domain/order-source';
+import type { ShopPlatform } from '../domain/order-source';
 import type { CsvRecord } from './csv-stream';
 import type { ImportOptions } from './import-options';
 import { mapOrder, type MappedOrder } from './order-mapper';
@@ -123,10 +123,10 @@ export function woocommerceOrderRows(order: Json): OrderRows {
   return toRows([...Object.keys(first), ...Object.keys(woocommerceItem({})), WEIGHT_COLUMN], rows.length > 0 ? rows : [first], true);
 }
 
-export const ORDER_ROWS: Record<OrderPlatform, (order: Json) => OrderRows> = { shopify: shopifyOrderRows, woocommerce: woocommerceOrderRows };
+export const ORDER_ROWS: Record<ShopPlatform, (order: Json) => OrderRows> = { shopify: shopifyOrderRows, woocommerce: woocommerceOrderRows };
 
 /** A platform's order → the draft (or the issues that stop it), by the platform's CSV preset. */
-export function mapPlatformOrder(platform: OrderPlatform, order: Json, options: ImportOptions): MappedOrder & { weightFromDefaults: boolean } {
+export function mapPlatformOrder(platform: ShopPlatform, order: Json, options: ImportOptions): MappedOrder & { weightFromDefaults: boolean } {
   const { header, records, mapping, weightFromDefaults } = ORDER_ROWS[platform](order);
   const { layout } = resolveLayout(platform, header, { ...options.mapping, ...mapping });
   return { ...mapOrder(records, layout, { ...options, preset: platform }), weightFromDefaults };
@@ -142,7 +142,7 @@ export interface OrderIdentity {
  * Whether a webhook body is an order of the platform (an object with an id, and line items where the topic
  * creates a draft), and which. A reason (an error code of ours) when it is not.
  */
-export function orderIdentity(platform: OrderPlatform, body: unknown, action: 'create' | 'cancel'): OrderIdentity | { notAnOrder: true } {
+export function orderIdentity(platform: ShopPlatform, body: unknown, action: 'create' | 'cancel'): OrderIdentity | { notAnOrder: true } {
   if (!isObject(body)) return { notAnOrder: true };
   // Shopify's ids exceed a double's exact integers: its GraphQL id carries the same id as text.
   const gid = platform === 'shopify' ? /^gid:\/\/shopify\/Order\/(\d{1,30})$/.exec(text(body.admin_graphql_api_id))?.[1] : undefined;

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { CredentialsVault } from '../carriers/credentials-vault';
 import type { Caller } from '../db/customers.repository';
 import type { Database } from '../db/database';
@@ -16,19 +16,35 @@ import {
   type OrderSourceRecord,
 } from '../db/order-sources.repository';
 import { DomainError } from '../domain/errors';
-import { ORDER_SOURCE_ACTIVE, secretHint, type OrderPlatform } from '../domain/order-source';
+import {
+  DEFAULT_POLL_INTERVAL_SECONDS,
+  isMarketplace,
+  ORDER_SOURCE_ACTIVE,
+  orderSourceSealingContext,
+  secretHint,
+  type OrderPlatform,
+} from '../domain/order-source';
 import { pageOffset, type PageRequest } from '../domain/pagination';
 import type { OrderSourceInput } from '../imports/order-source-input';
 import { deliveryHeaders, isWooCommercePing, PLATFORM_HEADERS, topicAction, verifySignature } from '../imports/order-webhooks';
 import { orderIdentity } from '../imports/platform-orders';
 import type { Metrics } from '../metrics';
 import type { OrderEventStarter } from '../temporal/order-event.starter';
+import type { OrderSourcePulls } from '../temporal/order-source-pull.starter';
 import type { ProviderService } from './providers.service';
+import type { CarrierAccountInput } from '../domain/carrier-account';
 
 export interface OrderSourceServiceDeps {
   db: Database;
   vault: CredentialsVault;
   events: OrderEventStarter;
+  /** the pull schedules of marketplace sources */
+  pulls: Pick<OrderSourcePulls, 'ensure' | 'trigger' | 'remove'>;
+  /** the carrier accounts of marketplaces' own carriers, made and kept with their sources (the carrier account service) */
+  carrierAccounts: {
+    create(caller: Caller, input: CarrierAccountInput): Promise<{ providerId: number }>;
+    replace(caller: Caller, providerId: number, input: CarrierAccountInput): Promise<unknown>;
+  };
   providers: Pick<ProviderService, 'issue'>;
   /** PUBLIC_BASE_URL: a source's delivery URL is `{publicBaseUrl}/api/v1/order-sources/{id}/orders` */
   publicBaseUrl: string;
@@ -36,13 +52,11 @@ export interface OrderSourceServiceDeps {
   log?: { warn(fields: Record<string, unknown>, message: string): void };
 }
 
-/** What sealed secrets are bound to: the source, its customer and platform (ciphertexts cannot be swapped between rows). */
-const sealingContext = (id: string, customerId: number, platform: OrderPlatform) => `order-source:${id}:${customerId}:${platform}`;
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What a delivery became. */
-export type DeliveryOutcome = { kind: 'ping' } | { kind: 'ignored'; topic: string } | { kind: 'queued' | 'redelivered'; event: OrderEventRecord };
+export type DeliveryOutcome =
+  { kind: 'ping' } | { kind: 'pull' } | { kind: 'ignored'; topic: string } | { kind: 'queued' | 'redelivered'; event: OrderEventRecord };
 
 /**
  * Order sources (issue 26): a customer's shop connections, with their signing secret sealed like carrier
@@ -62,20 +76,59 @@ export function createOrderSourceService(deps: OrderSourceServiceDeps) {
   };
 
   const seal = (id: string, customerId: number, platform: OrderPlatform, secret: string) => ({
-    sealed: deps.vault.seal({ secret }, sealingContext(id, customerId, platform)),
+    sealed: deps.vault.seal({ secret }, orderSourceSealingContext(id, customerId, platform)),
     hint: secretHint(secret),
   });
+  /** A marketplace's API credentials, sealed; the hint is of its secret part (Trendyol's api_secret, Hepsiburada's service_key). */
+  const sealCredentials = (id: string, customerId: number, platform: OrderPlatform, credentials: Record<string, string>) => ({
+    sealed: deps.vault.seal(credentials, orderSourceSealingContext(id, customerId, platform, 'credentials')),
+    hint: secretHint(credentials.api_secret ?? credentials.service_key ?? ''),
+  });
+
+  /** The carrier account of a marketplace's own carrier: the source's credentials and the settings its client needs. */
+  const marketplaceCarrierInput = (input: OrderSourceInput, credentials: Record<string, string> | undefined): CarrierAccountInput => ({
+    carrier: input.platform as 'trendyol' | 'hepsiburada',
+    description: `${input.name}: ${input.platform === 'trendyol' ? "Trendyol's carriers" : "Hepsiburada's carriers"}`,
+    ...(credentials && { credentials }),
+    settings: Object.fromEntries(
+      Object.entries({ base_url: input.settings.base_url, integrator_name: input.settings.integrator_name, user_agent: input.settings.user_agent }).filter(
+        ([, v]) => v !== undefined,
+      ),
+    ),
+    status: 1,
+  });
+
+  /** A marketplace source's schedule, as its record says (disabled: paused). */
+  const schedule = (caller: Caller, source: OrderSourceRecord) =>
+    deps.pulls.ensure({
+      sourceId: source.id,
+      customerCode: caller.customerCode,
+      name: source.name,
+      intervalSeconds: source.settings.poll_interval ?? DEFAULT_POLL_INTERVAL_SECONDS,
+      paused: source.status !== ORDER_SOURCE_ACTIVE,
+    });
 
   const count = (platform: OrderPlatform, outcome: string) => deps.metrics?.orderEvents.inc({ platform, outcome });
 
   return {
-    deliveryUrl: (id: string) => `${deps.publicBaseUrl}/api/v1/order-sources/${id}/orders`,
+    /** Where a shop sends its orders; where a marketplace sends its notices (Hepsiburada: the base of its push paths). */
+    deliveryUrl: (source: { id: string; platform: OrderPlatform }) =>
+      `${deps.publicBaseUrl}/api/v1/order-sources/${source.id}/${isMarketplace(source.platform) ? 'push/notices' : 'orders'}`,
 
-    async create(caller: Caller, input: OrderSourceInput): Promise<OrderSourceRecord> {
+    /**
+     * A shop source keeps the shop's signing secret. A marketplace source keeps its API credentials and gets a webhook
+     * credential of ours (answered this once as `webhookCredential`: the marketplace signs nothing), and its schedule,
+     * which pulls at once.
+     */
+    async create(caller: Caller, input: OrderSourceInput): Promise<OrderSourceRecord & { webhookCredential?: string }> {
       await checkProvider(caller, input);
       const id = randomUUID();
-      const { sealed, hint } = seal(id, caller.customerId, input.platform, input.secret!);
-      return insertOrderSource(deps.db, {
+      const marketplace = isMarketplace(input.platform);
+      const webhookCredential = marketplace ? randomBytes(24).toString('base64url') : undefined;
+      // The marketplace's own carrier ships some packages ("Trendyol pays"): its account is made with the source.
+      const carrier = marketplace ? await deps.carrierAccounts.create(caller, marketplaceCarrierInput(input, input.credentials)) : undefined;
+      const { sealed, hint } = seal(id, caller.customerId, input.platform, webhookCredential ?? input.secret!);
+      const source = await insertOrderSource(deps.db, {
         id,
         customerId: caller.customerId,
         platform: input.platform,
@@ -85,7 +138,12 @@ export function createOrderSourceService(deps: OrderSourceServiceDeps) {
         defaults: input.defaults,
         process: input.process,
         status: input.status,
+        ...(input.credentials && { credentials: sealCredentials(id, caller.customerId, input.platform, input.credentials) }),
+        settings: { ...input.settings, ...(carrier && { carrier_provider_id: carrier.providerId }) },
       });
+      if (!marketplace) return source;
+      await schedule(caller, source);
+      return { ...source, webhookCredential };
     },
 
     get,
@@ -103,14 +161,27 @@ export function createOrderSourceService(deps: OrderSourceServiceDeps) {
         process: input.process,
         status: input.status,
         secret,
+        ...(input.credentials && { credentials: sealCredentials(id, caller.customerId, current.platform, input.credentials) }),
+        // What the service keeps in the settings (the marketplace carrier's account, the registered webhook) stays.
+        settings: {
+          ...input.settings,
+          ...(current.settings.carrier_provider_id && { carrier_provider_id: current.settings.carrier_provider_id }),
+          ...(current.settings.webhook_id && { webhook_id: current.settings.webhook_id }),
+        },
       });
       if (!updated) throw new DomainError('ORDER_SOURCE_NOT_FOUND');
+      if (isMarketplace(updated.platform)) {
+        const providerId = updated.settings.carrier_provider_id;
+        if (providerId !== undefined) await deps.carrierAccounts.replace(caller, providerId, marketplaceCarrierInput(input, input.credentials));
+        await schedule(caller, updated);
+      }
       return updated;
     },
 
     async remove(caller: Caller, id: string): Promise<void> {
-      await get(caller, id);
+      const source = await get(caller, id);
       if (!(await deleteOrderSource(deps.db, caller.customerId, id))) throw new DomainError('ORDER_SOURCE_NOT_FOUND');
+      if (isMarketplace(source.platform)) await deps.pulls.remove(id);
     },
 
     async events(caller: Caller, id: string, page: PageRequest): Promise<{ rows: OrderEventRecord[]; total: number }> {
@@ -129,12 +200,23 @@ export function createOrderSourceService(deps: OrderSourceServiceDeps) {
       const source = UUID.test(sourceId) ? await findSourceForDelivery(deps.db, sourceId) : undefined;
       if (!source || source.status !== ORDER_SOURCE_ACTIVE) throw new DomainError('ORDER_SOURCE_NOT_FOUND');
       const platform = source.platform;
+      if (isMarketplace(platform)) {
+        // Unsigned: its credential is checked, nothing of the body is trusted or kept; the pull reads the packages.
+        const credential = String(deps.vault.open(source.sealedSecret, orderSourceSealingContext(source.id, source.customerId, platform)).secret);
+        if (!sameSecret(marketplaceCredentialOf(headers), credential)) {
+          count(platform, 'rejected');
+          throw new DomainError('ORDER_CREDENTIAL_INVALID');
+        }
+        count(platform, 'ping');
+        await deps.pulls.trigger(source.id);
+        return { kind: 'pull' };
+      }
       if (platform === 'woocommerce' && isWooCommercePing(body, headers)) {
         count(platform, 'ping');
         return { kind: 'ping' };
       }
       const delivery = deliveryHeaders(platform, headers, body);
-      const secret = String(deps.vault.open(source.sealedSecret, sealingContext(source.id, source.customerId, platform)).secret);
+      const secret = String(deps.vault.open(source.sealedSecret, orderSourceSealingContext(source.id, source.customerId, platform)).secret);
       if (!verifySignature(body, secret, delivery.signature)) {
         count(platform, 'rejected');
         throw new DomainError('ORDER_SIGNATURE_INVALID');
@@ -192,3 +274,26 @@ export function createOrderSourceService(deps: OrderSourceServiceDeps) {
 }
 
 export type OrderSourceService = ReturnType<typeof createOrderSourceService>;
+
+/**
+ * The credential a marketplace's webhook presents: Trendyol's `x-api-key` (its API_KEY authentication), or the password
+ * of Basic auth (Trendyol's BASIC_AUTHENTICATION, Hepsiburada's push, whatever the user name).
+ */
+function marketplaceCredentialOf(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const key = headers['x-api-key'];
+  if (typeof key === 'string' && key.length > 0 && key.length <= 512) return key.trim();
+  const auth = headers.authorization;
+  const basic = typeof auth === 'string' ? /^Basic\s+([A-Za-z0-9+/=]{1,1024})$/i.exec(auth.trim()) : null;
+  if (!basic) return undefined;
+  const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon >= 0 ? decoded.slice(colon + 1) : undefined;
+}
+
+/** Constant-time comparison of what was presented with the credential (a wrong length is simply wrong). */
+function sameSecret(given: string | undefined, expected: string): boolean {
+  if (given === undefined) return false;
+  const a = Buffer.from(given, 'utf8');
+  const b = Buffer.from(expected, 'utf8');
+  return a.length === b.length && timingSafeEqual(a, b);
+}

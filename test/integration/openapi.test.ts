@@ -98,7 +98,7 @@ describe('the document', () => {
   it("lists every route Fastify serves, and nothing else (the reference page's files and the console's pages aside)", () => {
     const served = routeTable(svc.app)
       .filter((r) => !r.hidden && r.method !== 'HEAD')
-      .map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`)
+      .map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}').replace(/\*$/, '{*}')}`)
       .sort();
     const documented = [...operations.values()].map((o) => `${o.method} ${o.path}`).sort();
     expect(documented).toEqual(served);
@@ -297,6 +297,11 @@ describe('every operation answers as documented', () => {
     await call('receiveOrderWebhook', { params: { id: source.id }, headers: signed('orders/create', 'wrong-secret-0000'), payload: order }); // 401
     await call('receiveOrderWebhook', { params: { id: source.id }, headers: signed('orders/create'), payload: '{}' }); // signed for another body: 401
     await call('receiveOrderWebhook', { params: { id: 'nope' }, headers: signed('orders/create'), payload: order }); // 404
+    // A marketplace's notices (a shop source has no marketplace credential: 401)
+    await call('receiveMarketplaceNotice', { url: `/api/v1/order-sources/${source.id}/push/notices`, headers: { 'x-api-key': 'not-it' }, payload: '{}' });
+    await call('receiveMarketplaceNotice', { url: '/api/v1/order-sources/nope/push/notices', payload: '{}' }); // 404
+    await call('receiveMarketplacePush', { url: `/api/v1/order-sources/${source.id}/push/notices/orders/1/shippingaddress`, payload: '{}' });
+    await call('receiveMarketplacePush', { url: '/api/v1/order-sources/nope/push/notices/lineitems/1/cancel', payload: '{}' }); // 404
     await call('listOrderEvents', { params: { id: source.id }, apiKey: key });
     await call('listOrderEvents', { params: { id: 'nope' }, apiKey: key });
     await call('deleteOrderSource', { params: { id: source.id }, apiKey: key });

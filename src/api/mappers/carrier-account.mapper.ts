@@ -7,7 +7,9 @@ export const CarrierAccountAnswer = answerSchema(
   'CarrierAccount',
   z.object({
     provider_id: z.int().meta({ description: 'the provider id drafts use for this account' }),
-    carrier: z.string().meta({ examples: ['consignment_api', 'dhl_express', 'sendeo', 'kolay_gelsin', 'surat', 'yurtici', 'aras', 'mng', 'hepsijet'] }),
+    carrier: z.string().meta({
+      examples: ['consignment_api', 'dhl_express', 'sendeo', 'kolay_gelsin', 'surat', 'yurtici', 'aras', 'mng', 'hepsijet', 'trendyol', 'hepsiburada'],
+    }),
     description: z.string(),
     credentials_hint: z.string().meta({ description: 'the last characters of the credentials, never the credentials' }),
     settings: z.record(z.string(), z.unknown()),

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ORDER_EVENT_STATES } from '../../domain/order-source';
 import { pageQuery, pageResponse, parsePageRequest } from '../../domain/pagination';
@@ -75,6 +75,30 @@ const listEvents = operation({
   errors: [404],
 });
 
+const marketplaceNoticeOptions = {
+  operationId: 'receiveMarketplaceNotice',
+  summary: "A marketplace's notice",
+  description:
+    "Called by Trendyol (its webhook, registered at the source's `delivery_url`) or Hepsiburada (its pushes, to paths under the `delivery_url` given to it as the base URL), not by customers: no API key. Marketplaces sign nothing: the notice must present the source's webhook credential (`x-api-key`, or Basic auth with it as the password); nothing of its body is kept or trusted: the source is pulled at once, and the pull reads the packages. A wrong or missing credential is 401; an unknown or disabled source 404.",
+  tags: ['Carrier callbacks'],
+  access: 'orderWebhookSignature',
+  params: sourceId,
+  answers: {
+    200: {
+      description: 'The credential is right: the source is pulled now.',
+      schema: envelope('MarketplaceNoticeAnswer', z.object({ outcome: z.literal('pull'), event: z.null(), state: z.null() })),
+    },
+  },
+  errors: [401, 404],
+} satisfies Parameters<typeof operation>[0];
+const marketplaceNotice = operation(marketplaceNoticeOptions);
+
+const marketplacePush = operation({
+  ...marketplaceNoticeOptions,
+  operationId: 'receiveMarketplacePush',
+  summary: "A marketplace's notice (PUT)",
+});
+
 const receiveOrders = operation({
   operationId: 'receiveOrderWebhook',
   summary: "A shop's order webhook",
@@ -98,7 +122,9 @@ const receiveOrders = operation({
       schema: envelope(
         'OrderWebhookAnswer',
         z.object({
-          outcome: z.enum(['queued', 'redelivered', 'ignored', 'ping']),
+          outcome: z.enum(['queued', 'redelivered', 'ignored', 'ping', 'pull']).meta({
+            description: "`pull`: a marketplace's notice, checked by its credential; the source is pulled now",
+          }),
           event: z.int().nullable().meta({ description: 'the event id (GET …/events)' }),
           state: z.enum(ORDER_EVENT_STATES).nullable(),
         }),
@@ -112,11 +138,12 @@ type SourceParams = { Params: { id: string } };
 
 /** Order sources of the caller's customer: create, list, get, replace (PUT), delete, and their events. Another customer's is "not found". */
 export function orderSourceRoutes(deps: { orderSources: OrderSourceService }): FastifyPluginAsync {
-  const show = (s: Parameters<typeof toOrderSourceResponse>[0]) => toOrderSourceResponse(s, deps.orderSources.deliveryUrl(s.id));
+  const show = (s: Parameters<typeof toOrderSourceResponse>[0]) => toOrderSourceResponse(s, deps.orderSources.deliveryUrl(s));
   return async (app) => {
     app.post('/order-sources', { schema: createSource }, async (request, reply) => {
       const source = await deps.orderSources.create(request.caller, parseOrderSourceInput(request.body, 'create'));
-      return reply.code(201).send({ status: true, message: translate(SUCCESS_MESSAGES.ORDER_SOURCE_CREATED, request.locale), data: show(source) });
+      const message = source.webhookCredential ? SUCCESS_MESSAGES.MARKETPLACE_SOURCE_CREATED : SUCCESS_MESSAGES.ORDER_SOURCE_CREATED;
+      return reply.code(201).send({ status: true, message: translate(message, request.locale), data: show(source) });
     });
 
     app.get('/order-sources', { schema: listSources }, async (request) => {
@@ -167,13 +194,21 @@ export function orderDeliveryRoutes(deps: { orderSources: OrderSourceService }):
   return async (app) => {
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_ORDER_WEBHOOK_BYTES }, (_request, body, done) => done(null, body));
-    app.post<SourceParams>('/order-sources/:id/orders', { schema: receiveOrders, bodyLimit: MAX_ORDER_WEBHOOK_BYTES }, async (request) => {
+    // A marketplace's notices: Trendyol's webhook at the delivery URL, Hepsiburada's pushes at paths under it
+    // (`/orders`, `/packages`, `/lineitems/{id}/cancel`, …), with POST or PUT.
+    app.post<SourceParams>('/order-sources/:id/push/*', { schema: marketplaceNotice, bodyLimit: MAX_ORDER_WEBHOOK_BYTES }, receive);
+    app.put<SourceParams>('/order-sources/:id/push/*', { schema: marketplacePush, bodyLimit: MAX_ORDER_WEBHOOK_BYTES }, receive);
+    app.post<SourceParams>('/order-sources/:id/orders', { schema: receiveOrders, bodyLimit: MAX_ORDER_WEBHOOK_BYTES }, async (request) => receive(request));
+
+    async function receive(request: FastifyRequest<SourceParams>) {
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const outcome = await deps.orderSources.receive(request.params.id, request.headers, body);
       const t = (text: (typeof SUCCESS_MESSAGES)[keyof typeof SUCCESS_MESSAGES]) => translate(text, request.locale);
       switch (outcome.kind) {
         case 'ping':
           return { status: true, message: t(SUCCESS_MESSAGES.ORDER_SOURCE_PING), data: { outcome: 'ping', event: null, state: null } };
+        case 'pull':
+          return { status: true, message: t(SUCCESS_MESSAGES.MARKETPLACE_PULL_TRIGGERED), data: { outcome: 'pull', event: null, state: null } };
         case 'ignored':
           return { status: true, message: t(SUCCESS_MESSAGES.ORDER_EVENT_IGNORED), data: { outcome: 'ignored', event: null, state: null } };
         default:
@@ -189,6 +224,6 @@ export function orderDeliveryRoutes(deps: { orderSources: OrderSourceService }):
             data: { outcome: outcome.kind, event: outcome.event.id, state: outcome.event.state },
           };
       }
-    });
+    }
   };
 }

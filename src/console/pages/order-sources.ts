@@ -3,7 +3,7 @@ import { classify, httpStatusOf } from '../../api/errors';
 import { toOrderEventResponse, toOrderSourceResponse } from '../../api/mappers/order-source.mapper';
 import { draftParts, PREFERENCE } from '../../domain/draft';
 import { DomainError } from '../../domain/errors';
-import { ORDER_PLATFORMS, type OrderEventState } from '../../domain/order-source';
+import { isMarketplace, ORDER_PLATFORMS, SHOP_PLATFORMS, type OrderEventState } from '../../domain/order-source';
 import { parsePageRequest, type PageRequest } from '../../domain/pagination';
 import type { ConsoleTextKey } from '../../i18n/console';
 import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
@@ -57,7 +57,12 @@ const STATE_TEXT: Record<OrderEventState, ConsoleTextKey> = {
   failed: 'OS_STATE_FAILED',
 };
 
-const PLATFORM_NAMES: Record<(typeof ORDER_PLATFORMS)[number], string> = { shopify: 'Shopify', woocommerce: 'WooCommerce' };
+const PLATFORM_NAMES: Record<(typeof ORDER_PLATFORMS)[number], string> = {
+  shopify: 'Shopify',
+  woocommerce: 'WooCommerce',
+  trendyol: 'Trendyol',
+  hepsiburada: 'Hepsiburada',
+};
 
 /** `consignor.name` → `f-consignor-name`: the id of a form field named by its API path. */
 const fieldId = (path: string) => `f-${path.replace(/[^a-z0-9]+/gi, '-')}`;
@@ -123,6 +128,8 @@ function statusBody(source: SourceView, status: 0 | 1): Record<string, unknown> 
     provider_id: source.provider_id,
     address_resolver_type: source.address_resolver_type,
     package: source.package,
+    // A marketplace's settings are kept as they are (its credentials, left out, stay stored).
+    ...(isMarketplace(source.platform) && { settings: source.settings }),
   };
 }
 
@@ -134,7 +141,7 @@ export function orderSourcePages(deps: ConsolePageDeps): FastifyPluginAsync {
     if (!deps.orderSources) throw new DomainError('ROUTE_NOT_FOUND');
     return deps.orderSources;
   };
-  const show = (s: Parameters<typeof toOrderSourceResponse>[0]) => toOrderSourceResponse(s, service().deliveryUrl(s.id));
+  const show = (s: Parameters<typeof toOrderSourceResponse>[0]) => toOrderSourceResponse(s, service().deliveryUrl(s));
   const providersOf = async (request: FastifyRequest) => (deps.providerService ? await deps.providerService.list(request.caller.customerId) : []);
 
   const listView = async (request: FastifyRequest, pageRequest: PageRequest) => {
@@ -330,7 +337,8 @@ function createForm(ctx: PageContext, providers: ProviderInfo[], values: FormVal
   ${select(
     'platform',
     t('OS_PLATFORM'),
-    ORDER_PLATFORMS.map((p) => option('platform', p, PLATFORM_NAMES[p])),
+    // Marketplace sources take API credentials and settings: made through the API (docs/order-feeds.md, "Marketplaces").
+    SHOP_PLATFORMS.map((p) => option('platform', p, PLATFORM_NAMES[p])),
   )}
   ${textField('name', t('OS_NAME'), { required: true, maxlength: 255 })}
   ${secretField()}
