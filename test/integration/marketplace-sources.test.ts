@@ -154,6 +154,27 @@ describe('a Trendyol order source', () => {
     expect(ty.packages.get(pkg.json.shipmentPackageId)!.trackingUpdates.map((u) => u.trackingNumber)).toEqual([trackingCode]);
   }, 120_000);
 
+  it("labels a package Trendyol ships itself with Trendyol's common label, booking no other carrier and writing nothing back", async () => {
+    const pkg = ty.placeOrder({ lines: [{ barcode: '9900000000486', quantity: 1 }], whoPays: 'trendyol', carrier: 'TEX' });
+    await notice({ 'x-api-key': credential });
+    const id = await draftOf(pkg);
+    const source = (await call('GET', `/order-sources/${sourceId}`)).json().data as Json;
+    const tracking = String(pkg.json.cargoTrackingNumber);
+    // The draft goes to the marketplace's own carrier (the account made with the source), not to the source's default.
+    expect((await details(id)).provider).toMatchObject({ id: source.settings.carrier_provider_id });
+    const processed = await call('POST', `/consignments/draft/${id}/start-process`, { label_format: 'zpl' });
+    expect(processed.statusCode).toBe(200);
+    expect(processed.json().data.providerTrackingCode).toBe(tracking);
+    const zpl = Buffer.from(processed.json().data.base64label, 'base64').toString('utf8');
+    // Trendyol's own label, bytes as Trendyol made them.
+    const made = ty.packages.get(pkg.json.shipmentPackageId)!.label!.labels;
+    expect(made.length).toBeGreaterThan(0);
+    for (const label of made) expect(zpl).toContain(label);
+    expect(ty.packages.get(pkg.json.shipmentPackageId)!.trackingUpdates).toHaveLength(0);
+    const event = (await eventsOf(pkg)).find((e) => e.action === 'create');
+    expect(event?.write_back?.state).toBe('not-needed');
+  }, 120_000);
+
   it('waits a marketplace outage out without losing a package', async () => {
     ty.outage(true);
     const pkg = place();
