@@ -408,3 +408,9 @@ export function credentialsHint(kind: CarrierKind, credentials: Record<string, u
   );
   return secret.length >= 8 ? `****${secret.slice(-4)}` : '****';
 }
+
+/**
+ * A marketplace's seller API credentials: what its order source and its own carriers' account both take (the account
+ * is made with the source, from the same credentials).
+ */
+export const MARKETPLACE_CREDENTIALS = { trendyol: KINDS.trendyol.credentials, hepsiburada: KINDS.hepsiburada.credentials } as const;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MARKETPLACE_CREDENTIALS } from '../domain/carrier-account';
 import { preferenceIssues } from '../domain/draft';
 import { DomainError, type Issue } from '../domain/errors';
 import {
@@ -50,14 +51,7 @@ const pollInterval = () =>
 /** Each marketplace's API credentials (sealed, never shown) and settings. */
 const MARKETPLACE_FIELDS: Record<Marketplace, { credentials: z.ZodType; settings: z.ZodType }> = {
   trendyol: {
-    credentials: z.strictObject({
-      seller_id: z
-        .string()
-        .trim()
-        .regex(/^\d{1,20}$/),
-      api_key: z.string().trim().min(1).max(200),
-      api_secret: z.string().trim().min(1).max(200),
-    }),
+    credentials: MARKETPLACE_CREDENTIALS.trendyol,
     settings: z.strictObject({
       base_url: apiUrl().optional().meta({ description: 'default https://apigw.trendyol.com; stage https://stageapigw.trendyol.com' }),
       integrator_name: z
@@ -70,10 +64,7 @@ const MARKETPLACE_FIELDS: Record<Marketplace, { credentials: z.ZodType; settings
     }),
   },
   hepsiburada: {
-    credentials: z.strictObject({
-      merchant_id: z.string().trim().min(1).max(100),
-      service_key: z.string().trim().min(1).max(200),
-    }),
+    credentials: MARKETPLACE_CREDENTIALS.hepsiburada,
     settings: z.strictObject({
       base_url: apiUrl().optional().meta({ description: 'default https://oms-external.hepsiburada.com; test https://oms-external-sit.hepsiburada.com' }),
       user_agent: z.string().trim().min(1).max(100).meta({ description: 'the User-Agent Hepsiburada requires: your integrator (developer) user name' }),
