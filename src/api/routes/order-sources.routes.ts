@@ -75,6 +75,11 @@ const listEvents = operation({
   errors: [404],
 });
 
+/** A notice's path: the source, and whatever path the marketplace adds under the delivery URL (Hepsiburada's `orders`, `lineitems/{id}/cancel`, …). */
+const noticePath = sourceId.extend({
+  '*': z.string().max(512).meta({ description: "the rest of the path, as the marketplace sends it (`notices`, Hepsiburada's `notices/orders`, …)" }),
+});
+
 const marketplaceNoticeOptions = {
   operationId: 'receiveMarketplaceNotice',
   summary: "A marketplace's notice",
@@ -82,7 +87,7 @@ const marketplaceNoticeOptions = {
     "Called by Trendyol (its webhook, registered at the source's `delivery_url`) or Hepsiburada (its pushes, to paths under the `delivery_url` given to it as the base URL), not by customers: no API key. Marketplaces sign nothing: the notice must present the source's webhook credential (`x-api-key`, or Basic auth with it as the password); nothing of its body is kept or trusted: the source is pulled at once, and the pull reads the packages. A wrong or missing credential is 401; an unknown or disabled source 404.",
   tags: ['Carrier callbacks'],
   access: 'orderWebhookSignature',
-  params: sourceId,
+  params: noticePath,
   answers: {
     200: {
       description: 'The credential is right: the source is pulled now.',
