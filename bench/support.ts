@@ -106,9 +106,9 @@ export { freePort } from '../test/support/ports';
 
 /**
  * A full garbage collection of this bench's own heap, run before a phase is measured. The load generator holds
- * more than a client would (the bare engine's worker and webpack bundle, the samples so far): left alone, its
- * own major collection fell into the lookups phase's first 0.1 s and added 18–26 ms to every request in flight,
- * counted as the service's latency. (`global.gc` exposed from within, so `npx tsx bench/…` needs no flag.)
+ * more than a client would (the bare engine's worker and webpack bundle, the samples so far), and a major
+ * collection of its own during a phase delays every request in flight, which would count as the service's
+ * latency. (`global.gc` exposed from within, so `npx tsx bench/…` needs no flag.)
  */
 export function collectOwnGarbage(): void {
   setFlagsFromString('--expose-gc');
@@ -193,8 +193,8 @@ export function undiciClient(origin: string, connections: number): HttpClient {
 /**
  * undici's `Pool.dispatch` with a handler of its own: the same connection pool and HTTP/1.1 parser as
  * `request`, without the response's stream and header object (the body's chunks are kept only when asked for,
- * the Server-Timing header is picked from the raw headers). On the bench's two cores the client shares the
- * CPU with the service: per lookup it spent ~0.45 ms in `request` (a third of the machine at 1,000/s).
+ * the Server-Timing header is picked from the raw headers). The client shares the machine's cores with the
+ * service it measures, so its own CPU per request must stay small.
  */
 export function undiciDispatchClient(origin: string, connections: number): HttpClient {
   const pool = new Pool(origin, { connections, pipelining: 1, keepAliveTimeout: 30_000 });

@@ -41,9 +41,8 @@ export interface AddressSearchPage {
  * with a fixed threshold, 0.6, which is pg_trgm's default `word_similarity_threshold`, so a search needs
  * no transaction to set it; an explicit `word_similarity(…) >= 0.6` beside `<%` keeps the results the
  * same on a server configured lower. Single typos are found by the deletion-variant index whatever the
- * threshold; trigrams add names with several typos, missing or extra words. Tuned with
- * bench/address-search.ts: at 0.5 recall@10 fell from 0.997 to 0.994 (more
- * similar names crowd the top ten) and p95 doubled (with the transaction that setting it needs).
+ * threshold; trigrams add names with several typos, missing or extra words. A lower threshold lets more
+ * similar names crowd the top ten, and needs a transaction to set (bench/address-search.ts; docs/address-data.md).
  */
 export const WORD_SIMILARITY_THRESHOLD: number = 0.6;
 const PG_TRGM_DEFAULT_THRESHOLD: number = 0.6;

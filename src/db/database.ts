@@ -60,9 +60,8 @@ function timedDatabase(db: Database): Database {
 }
 
 /**
- * PGlite's buffer pool lives in its WebAssembly memory, which only grows: PostgreSQL's default 128 MB made a
- * reopened database 291 MB resident before any work, 32 MB makes it 192 MB (measured on a file-backed
- * database with 400,000 rows added). Its data files stay in the operating system's page cache as well.
+ * PGlite's buffer pool lives in its WebAssembly memory, which only grows, so it is kept well below PostgreSQL's
+ * default of 128 MB (docs/operations.md, "Memory"). Its data files stay in the operating system's page cache as well.
  */
 const PGLITE_SHARED_BUFFERS = '32MB';
 

@@ -5,13 +5,12 @@ import { createRequire } from 'node:module';
  * The label fonts: DejaVu Sans (regular and bold) because it covers Turkish (İ ı Ş ş Ğ ğ Ç ç Ö ö
  * Ü ü) and is free to embed.
  *
- * Why this module exists (measured with bench/labels.ts): handed TTF bytes, pdfkit has fontkit
- * parse the whole 750 KB file for every document, and decoding cmap, GSUB/GPOS and glyph outlines
- * took ~75% of a label's render time (~25 labels/s). pdfkit also accepts an already parsed fontkit
- * font, so we parse each file once per process and share it; fontkit then keeps its decoded tables
- * and glyph objects across documents. Each document still embeds its own subset (only the glyphs
- * that label uses), so the PDFs are identical byte for byte to the plain path (a unit test pins it).
- * Measured: ~25 labels/s from bytes, ~100/s with shared fonts, ~150/s with the two memos below.
+ * Why this module exists: handed TTF bytes, pdfkit has fontkit parse the whole file for every document,
+ * and decoding its cmap, GSUB/GPOS tables and glyph outlines is most of a label's render time. pdfkit also
+ * accepts an already parsed fontkit font, so we parse each file once per process and share it; fontkit then
+ * keeps its decoded tables and glyph objects across documents. Each document still embeds its own subset
+ * (only the glyphs that label uses), so the PDFs are identical byte for byte to the plain path (a unit test
+ * pins it). bench/labels.ts measures the gain (docs/operations.md, "Why it is built this way").
  *
  * Two further per-document costs are memoized on the shared font objects:
  * - text shaping (`layout`, fontkit's public API): pdfkit shapes word by word and caches only per
@@ -68,7 +67,7 @@ const LAYOUT_CACHE_LIMIT = 20_000;
 
 let shared: LabelFonts | undefined;
 
-/** The process-wide parsed fonts (parsed on first use, ~30 ms). */
+/** The process-wide parsed fonts (parsed on first use). */
 export function sharedLabelFonts(): LabelFonts {
   if (!shared) {
     const fontkit = createRequire(require.resolve('pdfkit'))('fontkit') as { create(data: Uint8Array): FontkitFont };

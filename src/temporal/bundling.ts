@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { Worker as Thread } from 'node:worker_threads';
 
 /*
- * The workflows' bundle, apart from the worker (its activities, carriers and PDF modules): the load bench's
- * client bundles its bare workflow here without loading them.
+ * The workflows' bundle, apart from the worker (its activities, carriers and PDF modules), so that the
+ * benchmarks' client can bundle its bare workflow without loading them.
  */
 
 export const WORKFLOWS_PATH = require.resolve('../../workflows');
@@ -26,9 +26,8 @@ bundleWorkflowCode({ workflowsPath: workerData.workflowsPath, logger: new Defaul
 `;
 
 /**
- * Bundles the workflows with webpack in a thread of its own, which ends with it. Bundled in the process, webpack's
- * modules stayed in its heap for good (+24 MB live, measured): every later full garbage collection of the API's
- * thread marked them again, in steps of up to 28 ms between requests.
+ * Bundles the workflows with webpack in a thread of its own, which ends with it, so that webpack's modules never
+ * stay in the calling thread's heap, where every full garbage collection of the API's thread would mark them again.
  */
 export function bundleWorkflowsInThread(workflowsPath = WORKFLOWS_PATH): Promise<WorkflowBundleWithSourceMap> {
   return new Promise((resolve, reject) => {

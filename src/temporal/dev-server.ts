@@ -42,10 +42,10 @@ function devServerSearchAttributeArgs(): string[] {
 }
 
 /**
- * The dev server's SQLite file in WAL mode with `synchronous=normal`: measured 1.7× the workflow rate of
- * SQLite's defaults (2.5× the rate of accepted starts) at half the server CPU per workflow (bench/engine.ts). A killed process loses nothing
+ * The dev server's SQLite file in WAL mode with `synchronous=normal`: far more workflows per second and less
+ * server CPU per workflow than SQLite's defaults (bench/engine.ts compares them). A killed process loses nothing
  * (WAL is replayed at the next start); a power loss or OS crash may lose the last transactions committed
- * before it (README, "Durability of the embedded engine").
+ * before it (docs/operations.md, "Durability of the embedded engine").
  */
 export const SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=normal'] as const;
 
