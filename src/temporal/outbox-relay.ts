@@ -89,7 +89,7 @@ export function startOutboxRelay<Entry>(options: OutboxRelayOptions<Entry>): Out
   /**
    * Starts the entries, `concurrency` at a time. After the first failure no new start begins (those in flight
    * end): a failed start is most often the engine being away, and the rest of the batch would only wait out
-   * the same failure one by one. What did not start is given back.
+   * the same failure one by one. What did not start is given back (`release`), or else waits for its lease.
    */
   const startAll = async (claimed: Entry[]): Promise<void> => {
     const started: Entry[] = [];
