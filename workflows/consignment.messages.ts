@@ -1,6 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ConsignmentRecord } from '../src/domain/consignment';
 import type { DraftInput } from '../src/domain/draft';
+import type { LabelFormat } from '../src/domain/label';
 import type { BookingOrder, ProcessingPlan } from '../src/domain/shipment';
 import type { CarrierEvent, TrackingEventName } from '../src/domain/tracking';
 
@@ -92,7 +93,7 @@ export interface ProcessRequest {
   /** draft fields applied before processing, all or nothing */
   patch: DraftInput | null;
   /** the label format asked for; a carrier that makes its own label makes this one (default pdf) */
-  labelFormat?: 'pdf' | 'zpl';
+  labelFormat?: LabelFormat;
   /**
    * How long booking keeps retrying a carrier that does not answer before processing is refused with
    * CARRIER_UNAVAILABLE and the draft left as it was (default: a few quick retries).

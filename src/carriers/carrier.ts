@@ -6,6 +6,7 @@ import type { CustomsDocumentKind } from '../customs/customs.types';
  * carrier.
  */
 import type { DraftInput, PartyInput } from '../domain/draft';
+import type { LabelFormat } from '../domain/label';
 import type { CarrierLabel, ShipmentSpec } from '../domain/shipment';
 import type { TrackingEventName } from '../domain/tracking';
 
@@ -43,8 +44,6 @@ export interface QuoteParties {
   from: PartyInput;
   to: PartyInput;
 }
-
-export type LabelFormat = 'pdf' | 'zpl';
 
 export interface Booking {
   trackingCode: string;

@@ -2,6 +2,7 @@ import { PDFDocument } from 'pdf-lib';
 import { AccountCarrier, type AccountCarrierOptions } from './account-carrier';
 import { DEFAULT_INCOTERMS_TYPE, INCOTERM_OF_TYPE } from '../domain/incoterms';
 import type { DraftInput, ItemInput, PartyInput } from '../domain/draft';
+import type { LabelFormat } from '../domain/label';
 import type { OutboundResponse } from '../http/outbound';
 import type { TrackingEventName } from '../domain/tracking';
 import {
@@ -64,7 +65,7 @@ export interface DhlExpressCredentials {
 
 export interface DhlExpressSettings {
   base_url?: string;
-  label_format?: 'pdf' | 'zpl';
+  label_format?: LabelFormat;
   /** Paperless Trade: the account may send its invoice as an image with the booking (DHL enables it per account) */
   paperless_trade?: boolean;
   /** product codes: EXPRESS DOMESTIC `N` and EXPRESS WORLDWIDE `P` unless the account needs others */

@@ -1,3 +1,4 @@
+import type { LabelFormat } from '../domain/label';
 import type { Queryable } from './database';
 
 export interface LabelSummary {
@@ -14,7 +15,7 @@ export interface LabelSummary {
 export async function findLabelFile(
   q: Queryable,
   labelId: number,
-  format: 'pdf' | 'zpl',
+  format: LabelFormat,
 ): Promise<{ content: Buffer | string; voided: boolean; fileName: string } | undefined> {
   const { rows } = await q.query<{ pdf: Uint8Array | null; zpl: string | null; voided: boolean; file_name: string }>(
     `SELECT ${format === 'pdf' ? 'pdf' : 'zpl'}, voided_at IS NOT NULL AS voided, file_name FROM labels WHERE id = $1`,
@@ -102,7 +103,7 @@ export async function findImportLabels(q: Queryable, customerId: number, importI
 }
 
 /** The files of these labels in `format`, by label id; a few at a time keeps a batch's memory bounded. */
-export async function loadLabelFiles(q: Queryable, labelIds: number[], format: 'pdf' | 'zpl'): Promise<Map<number, Uint8Array | string>> {
+export async function loadLabelFiles(q: Queryable, labelIds: number[], format: LabelFormat): Promise<Map<number, Uint8Array | string>> {
   const { rows } = await q.query<{ id: number | string; content: Uint8Array | string | null }>(
     `SELECT id, ${format === 'pdf' ? 'pdf' : 'zpl'} AS content FROM labels WHERE id = ANY($1::bigint[])`,
     [labelIds],

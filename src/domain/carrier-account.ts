@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DomainError, type Issue } from './errors';
+import { LABEL_FORMATS } from './label';
 import { EXPECTED_INTEGER, parseOrRefuse } from './validation';
 
 /**
@@ -96,7 +97,7 @@ const KINDS = {
         .regex(/^[0-9A-Z]{1,6}$/)
         .optional(),
       /** the format DHL makes labels in for this account (default: the one processing asks for) */
-      label_format: z.enum(['pdf', 'zpl']).optional(),
+      label_format: z.enum(LABEL_FORMATS).optional(),
       /** Paperless Trade (DHL service WY, enabled for the account by DHL): the proforma invoice goes with the booking */
       paperless_trade: z.boolean().optional(),
       /** IANA time zone the account ships from (plannedShippingDateAndTime is local): default the shipper country's zone */

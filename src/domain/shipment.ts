@@ -1,5 +1,6 @@
 import type { AddressCorrection } from './address-correction';
 import type { DraftInput } from './draft';
+import type { LabelFormat } from './label';
 import { totals } from './weights';
 
 /** What a carrier needs to price and book a consignment. Weights are consignment totals. */
@@ -95,5 +96,5 @@ export interface BookingOrder {
   draft: DraftInput;
   /** our consignment at the carrier: reference_no, or the service barcode */
   reference: string;
-  labelFormat: 'pdf' | 'zpl';
+  labelFormat: LabelFormat;
 }

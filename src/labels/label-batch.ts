@@ -1,20 +1,19 @@
 import { z } from 'zod';
 import { DomainError } from '../domain/errors';
+import { LABEL_FORMATS, type LabelFormat } from '../domain/label';
 import { parseOrRefuse, refuse } from '../domain/validation';
 import type { SheetLayout } from './pdf-merge';
 
 /** One request's cap: a day's import of a busy shop; each entry costs a row read and a label parse. */
 export const MAX_BATCH_LABELS = 10_000;
 
-export type BatchFormat = 'pdf' | 'zpl';
-
 /** What a merged batch prints: the labels' file format and, for PDF, the sheet. */
 export interface BatchPrint {
-  format: BatchFormat;
+  format: LabelFormat;
   layout: SheetLayout;
 }
 
-const format = z.enum(['pdf', 'zpl']).default('pdf').meta({ description: '`pdf` (the default) or `zpl` (thermal printers; one label after another)' });
+const format = z.enum(LABEL_FORMATS).default('pdf').meta({ description: '`pdf` (the default) or `zpl` (thermal printers; one label after another)' });
 const layout = z
   .enum(['label', 'a4'])
   .default('label')

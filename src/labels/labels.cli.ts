@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Command, Option } from 'commander';
 import { ApiError, apiTarget, describeFailure, reach, withApiOptions, type ApiOptions, type Envelope } from '../cli-api';
+import { LABEL_FORMATS, type LabelFormat } from '../domain/label';
 
 /**
  * `npx consignflow labels --import ID -o labels.pdf` (or `--consignments 12,CF00000000127` or
@@ -17,7 +18,7 @@ interface LabelsCliOptions extends ApiOptions {
   import?: string;
   consignments?: string;
   from?: string;
-  format: 'pdf' | 'zpl';
+  format: LabelFormat;
   layout: 'label' | 'a4';
   output?: string;
 }
@@ -28,7 +29,7 @@ export function labelsCommand(): Command {
     .option('--import <id>', "the import whose consignments' labels to merge, in the order of its file")
     .option('--consignments <list>', 'consignment ids or barcodes, comma-separated, in the order to print')
     .option('--from <file>', 'a file of consignment ids or barcodes, one per line')
-    .addOption(new Option('--format <format>', 'file format').choices(['pdf', 'zpl']).default('pdf'))
+    .addOption(new Option('--format <format>', 'file format').choices(LABEL_FORMATS).default('pdf'))
     .addOption(new Option('--layout <layout>', 'PDF pages: label (100 × 150 mm) or a4 (four labels a sheet)').choices(['label', 'a4']).default('label'))
     .option('-o, --output <file>', 'where to write the file (default labels[-IMPORT].pdf or .zpl)')
     .action(async (options: LabelsCliOptions) => {

@@ -19,6 +19,7 @@ import { findLabelFile } from '../db/labels.repository';
 import type { ConsignmentRecord, HistoryEntry } from '../domain/consignment';
 import type { ConsignmentFilter } from '../domain/consignment-filter';
 import { newDraft, type DraftInput } from '../domain/draft';
+import type { LabelFormat } from '../domain/label';
 import type { PageRequest } from '../domain/pagination';
 import { DomainError } from '../domain/errors';
 import { cancelRule, requireDraft } from '../domain/statuses';
@@ -54,7 +55,6 @@ export interface KeyedProcessing {
 
 const isCarrierUnavailable = (error: unknown) => error instanceof DomainError && error.code === 'CARRIER_UNAVAILABLE';
 
-export type LabelFormat = 'pdf' | 'zpl';
 export const LABEL_CONTENT_TYPES: Record<LabelFormat, string> = { pdf: 'application/pdf', zpl: 'application/zpl' };
 
 export interface ProcessOutcome {
