@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createConsignmentActivities } from '../../activities/consignments.activities';
 import { createDrafts, type NewDraft } from '../../src/db/consignments.repository';
 import { createCustomer } from '../../src/db/customers.repository';
 import type { Database } from '../../src/db/database';
@@ -98,6 +99,19 @@ describe('createDrafts, workflowStart', () => {
     const [answer] = await createDrafts(db, [draft], { workflowStart: 'none' });
     expect(answer.created).toBe(true);
     expect(await outboxOf([draft.uuid])).toBe(0);
+  });
+});
+
+describe('the replay-only insertDraft activity (the createDraft handler of recorded histories)', () => {
+  it('creates the draft through createDrafts without an outbox entry, and answers a retry with the stored draft', async () => {
+    const activities = createConsignmentActivities({ db, carriers: {} as never, providers: {} as never });
+    const { uuid, draft } = draftOf('CD-REPLAY');
+    const request = { uuid, customerId, userId: null, importId: null, draft };
+    const record = await activities.insertDraft(request);
+    expect(record).toMatchObject({ uuid, reference_no: 'CD-REPLAY', status: 24 });
+    expect(await activities.insertDraft(request)).toEqual(record);
+    expect(await storedWithUuid([uuid])).toBe(1);
+    expect(await outboxOf([uuid])).toBe(0);
   });
 });
 
