@@ -4,9 +4,9 @@ import type { CarrierRegistry } from '../src/carriers/registry';
 import { findCarrierLabel } from '../src/db/carrier-bookings.repository';
 import { describeChoice, type Providers } from '../src/carriers/providers';
 import {
+  createDrafts,
   deleteDraftRow,
   findConsignment,
-  insertDraft,
   insertHistory,
   markProcessed,
   moveStatus,
@@ -77,20 +77,22 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
 
   return {
     /**
-     * Histories only: the write of the workflow's createDraft handler, which no production code sends now.
-     * Inserts the draft (idempotent on uuid) through the one draft insert and returns it as stored.
+     * Replay-only: the write of the workflow's createDraft handler, which no production code sends now; kept
+     * while a recorded history in test/workflows/histories/ calls it (see ConsignmentActivities.insertDraft).
+     * Creates the draft (idempotent on uuid) without an outbox entry, its workflow being the one asking.
      */
     insertDraft(request) {
-      return asActivity(() =>
-        referenceGuard(async () => {
-          // One statement, answering the draft as stored (a retry's too): no transaction or read-back needed.
-          const { record } = await insertDraft(
-            db,
-            newDraft({ uuid: request.uuid, customerId: request.customerId, userId: request.userId, importId: request.importId, draft: request.draft }),
-          );
-          return record;
-        }),
-      );
+      return asActivity(async () => {
+        const draft = newDraft({
+          uuid: request.uuid,
+          customerId: request.customerId,
+          userId: request.userId,
+          importId: request.importId,
+          draft: request.draft,
+        });
+        const [{ record }] = await createDrafts(db, [draft], { workflowStart: 'none' });
+        return record;
+      });
     },
 
     /** Applies a partial update to a draft still in status 24. */

@@ -1,8 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { Metrics } from '../src/metrics';
 import { addressLookups, correctionText, resolveDraftAddresses } from '../src/address/address-resolver';
-import { findByReferences, findConsignment, findConsignmentRef, insertDraftBatch, insertHistory } from '../src/db/consignments.repository';
-import { enqueueDraftStarts } from '../src/db/outbox.repository';
+import { createDrafts, findByReferences, findConsignment, findConsignmentRef, insertHistory } from '../src/db/consignments.repository';
 import { forEachLimit } from '../src/domain/concurrency';
 import type { Caller } from '../src/db/customers.repository';
 import type { Database } from '../src/db/database';
@@ -117,7 +116,9 @@ export function createImportActivities(deps: ImportActivityDeps) {
       newDraft({ uuid, customerId: imp.customerId, userId: caller.userId ?? null, importId: imp.id, draft: resolved[i].draft });
     let insertedNow = 0;
     await deps.db.transaction(async (tx) => {
-      const ids = await insertDraftBatch(tx, inserts.map(draftOf));
+      // With their outbox entries (the relay starts their workflows); a draft whose reference_no another
+      // request took since it was checked is skipped: a duplicate.
+      const ids = await createDrafts(tx, inserts.map(draftOf), { onTaken: 'skip' });
       const corrected = inserts.flatMap(({ order, uuid }, i) =>
         ids.has(uuid) && resolved[i].corrections.length > 0 ? [{ seq: order.seq, id: ids.get(uuid)!, corrections: resolved[i].corrections }] : [],
       );
@@ -126,9 +127,6 @@ export function createImportActivities(deps: ImportActivityDeps) {
         for (const c of corrections)
           await insertHistory(tx, { consignmentId: id, status: STATUS.NEW_DRAFT, message: correctionText(c), eventKey: `address:${c.party}.${c.field}` });
       }
-      // The relay starts their workflows (creation's one path: the draft row and its outbox entry together).
-      await enqueueDraftStarts(tx, [...ids.values()]);
-      // Skipped by the insert: another request took the reference_no since it was checked.
       const made = inserts.map(({ order, uuid }): OrderTransition =>
         ids.has(uuid)
           ? { seq: order.seq, from: 'pending', to: 'created', consignmentId: ids.get(uuid)! }

@@ -28,9 +28,10 @@ import type { OrderFeedActivities } from '../workflows/activities';
 import { asActivity } from './failures';
 
 /**
- * Draft creation as order feeds need it: the one creation path (the draft row and its outbox entry in one
- * transaction, the caller's provider and documents checked). A port, so these activities depend on what they
- * use, not on the service layer (the runtime hands in the consignment service, which has this shape).
+ * Draft creation as order feeds need it: the consignment service's createDraft, the API's own (the caller's
+ * provider and documents checked, then createDrafts: the draft row and its outbox entry in one statement). A
+ * port, so these activities depend on what they use, not on the service layer (the runtime hands in the
+ * consignment service, which has this shape).
  */
 export interface OrderDrafts {
   createDraft(caller: Caller, draft: DraftInput, uuid: string): Promise<ConsignmentRecord>;

@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { insertDraft } from '../src/db/consignments.repository';
+import { createDrafts } from '../src/db/consignments.repository';
 import { findCaller } from '../src/db/customers.repository';
 import { insertLabel } from '../src/db/labels.repository';
 import { migrate } from '../src/db/migrate';
@@ -87,16 +87,16 @@ runBench(async () => {
     const ids: number[] = [];
     for (let i = 0; i < N; i++) {
       await scratch.db.transaction(async (tx) => {
-        const { id } = (
-          await insertDraft(tx, {
-            uuid: randomUUID(),
-            customerId: caller.customerId,
-            userId: null,
-            draft: { reference_no: `BENCH-${i}` },
-            status: 400,
-            statusMessage: 'bench',
-          })
-        ).record;
+        const draft = {
+          uuid: randomUUID(),
+          customerId: caller.customerId,
+          userId: null,
+          draft: { reference_no: `BENCH-${i}` },
+          status: 400,
+          statusMessage: 'bench',
+        };
+        const [{ record }] = await createDrafts(tx, [draft], { workflowStart: 'none' });
+        const id = record.id;
         const barcode = serviceBarcode(id);
         await tx.query('UPDATE consignments SET barcode = $2, processed_at = now() WHERE id = $1', [id, barcode]);
         const data = labelData(i, barcode);

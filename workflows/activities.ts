@@ -29,7 +29,12 @@ export interface StatusChange {
 
 /** Read-model writes of the consignment lifecycle: each one transaction, safe to retry. */
 export interface ConsignmentActivities {
-  /** Histories only: the createDraft handler's write (drafts are created by the API's transaction now). */
+  /**
+   * Replay-only: the write of the workflow's createDraft handler, which no production code sends (drafts are
+   * created by createDrafts with their outbox entry, and the relay starts their workflows). Kept only so that
+   * the recorded histories in test/workflows/histories/ that call it still replay; it can go, with the
+   * handler, once no recorded history calls it.
+   */
   insertDraft(request: CreateDraftRequest & { uuid: string }): Promise<ConsignmentRecord>;
   updateDraft(request: { uuid: string; patch: DraftInput }): Promise<ConsignmentRecord>;
   planProcessing(request: { uuid: string; patch: DraftInput | null; processKey?: string }): Promise<ProcessingPlan>;

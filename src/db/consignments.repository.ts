@@ -398,27 +398,62 @@ const NEW_DRAFT_ROWS = `ord int, uuid uuid, customer_id int, user_id int, status
   ${DRAFT_COLUMN_TYPES.map(([name, type]) => `${name} ${type}`).join(', ')}`;
 
 /**
- * One statement inserting drafts (consignments, packages, items, first history entries and, when $5, their
- * outbox entries), from JSON rows: the same text for one draft or a thousand. `skipTaken` skips a draft whose
- * uuid or reference_no is taken; otherwise only a taken uuid is skipped and a taken reference fails the whole
- * statement. Answers the inserted consignments: as records, or with `idsOnly` their id and uuid.
+ * What createDrafts does with a draft whose uuid, or whose customer's reference_no, another consignment has:
+ * - `'return-stored'`: a uuid stored already (a retried create, or a concurrent one of the same draft) answers
+ *   the draft stored under it, `created` false; a reference_no the customer used fails the whole call
+ *   (REFERENCE_USED, nothing written). A concurrent create of the same draft may trip over its reference_no
+ *   before its uuid: its caller then finds the draft by uuid.
+ * - `'skip'`: the draft is left out and the others are written; the answer holds only those written. For a
+ *   caller that decided duplicates itself (an import), to which one taken since is a duplicate too.
  */
-const insertDraftsStatement = (skipTaken: boolean, idsOnly: boolean) => `WITH d AS (
+export type OnTakenDraft = 'return-stored' | 'skip';
+
+/**
+ * What starts a created draft's lifecycle workflow:
+ * - `'outbox'`: its outbox entry, written with it, which the relay turns into the workflow's start (creation's
+ *   one path, docs/architecture.md principle 1).
+ * - `'none'`: nothing: the workflow writing it runs already (the replay-only createDraft handler), or the rows
+ *   are seeded without a lifecycle (benches).
+ */
+export type DraftWorkflowStart = 'outbox' | 'none';
+
+export interface CreateDraftsOptions {
+  /** default `'return-stored'` */
+  onTaken?: OnTakenDraft;
+  /** default `'outbox'` */
+  workflowStart?: DraftWorkflowStart;
+}
+
+/** A draft createDrafts answers in `'return-stored'` mode: as stored, and whether this call stored it. */
+export interface CreatedDraft {
+  record: ConsignmentRecord;
+  created: boolean;
+}
+
+/**
+ * The statement of createDrafts: consignments, packages, items, first history entries and, when $4, outbox
+ * entries, from JSON rows (the same text for one draft or a thousand, so one plan). `'skip'` skips a draft
+ * whose uuid or reference_no is taken and answers ids; `'return-stored'` skips only a taken uuid (a taken
+ * reference fails the statement) and answers records.
+ */
+const createDraftsStatement = (onTaken: OnTakenDraft) => `WITH d AS (
     SELECT * FROM jsonb_to_recordset($1::jsonb) AS d(${NEW_DRAFT_ROWS})
   ), c AS (
     INSERT INTO consignments (uuid, customer_id, user_id, status, import_id, ${DRAFT_COLUMNS})
     SELECT uuid, customer_id, user_id, status, import_id, ${DRAFT_COLUMNS} FROM d ORDER BY ord
-    ON CONFLICT ${skipTaken ? '' : '(uuid) '}DO NOTHING RETURNING *
+    ON CONFLICT ${onTaken === 'skip' ? '' : '(uuid) '}DO NOTHING RETURNING *
   ), ${insertPackagesCte('$2', '$3')}, h AS (
     INSERT INTO consignment_history (consignment_id, status, message, event_key)
     SELECT c.id, c.status, d.status_message, 'created' FROM c JOIN d ON d.uuid = c.uuid ORDER BY c.id
   ), o AS (
     INSERT INTO consignment_outbox (consignment_id) SELECT c.id FROM c WHERE $4::boolean
   )
-  SELECT ${idsOnly ? 'c.id, c.uuid' : consignmentColumns(packagesJson('p', 'i'))} FROM c ORDER BY c.id`;
+  SELECT ${onTaken === 'skip' ? 'c.id, c.uuid' : consignmentColumns(packagesJson('p', 'i'))} FROM c ORDER BY c.id`;
 
-/** The parameters of insertDraftsStatement. */
-const insertDraftsParams = (drafts: NewDraft[], enqueueStart: boolean) => [
+const CREATE_DRAFTS_SQL: Record<OnTakenDraft, string> = { 'return-stored': createDraftsStatement('return-stored'), skip: createDraftsStatement('skip') };
+
+/** The parameters of createDraftsStatement. */
+const createDraftsParams = (drafts: NewDraft[], workflowStart: DraftWorkflowStart) => [
   JSON.stringify(
     drafts.map((d, ord) => ({
       ord,
@@ -433,74 +468,80 @@ const insertDraftsParams = (drafts: NewDraft[], enqueueStart: boolean) => [
   ),
   JSON.stringify(drafts.flatMap((d) => packageRows(d.uuid, d.draft.packages ?? []))),
   JSON.stringify(drafts.flatMap((d) => itemRows(d.uuid, d.draft.packages ?? []))),
-  enqueueStart,
+  workflowStart === 'outbox',
 ];
 
 /**
- * Inserts a draft with its packages, items and first history entry, and with `enqueueStart` its outbox entry
- * (the relay starts its workflow), in one statement, and returns it as stored. Idempotent on uuid: a retried
- * call returns the stored draft, `created` false. A reference_no the customer used already fails it.
+ * Creates drafts, every way a draft is made (the API and the console through the consignment service, order
+ * feeds, imports, the replay-only createDraft handler): each with its packages, items, first history entry
+ * and (`workflowStart`) its outbox entry, all in one statement, so all or nothing, in the caller's
+ * transaction when `q` is one. `onTaken` says what a taken uuid or reference_no does (OnTakenDraft): with
+ * `'skip'` the answer is the ids of the drafts written, by uuid; otherwise every draft as stored, in order.
+ * A uuid may appear once per call (packages are joined to their draft by it).
  */
-export async function insertDraft(
-  q: Queryable,
-  input: NewDraft,
-  options: { enqueueStart?: boolean } = {},
-): Promise<{ record: ConsignmentRecord; created: boolean }> {
-  // Concurrent requests with the same uuid (an Idempotency-Key replayed at once): the first inserts, the
-  // others find its row (or trip over its reference_no first: the caller then finds it by uuid).
-  const { rows } = await q.query<ConsignmentRow>(insertDraftsStatement(false, false), insertDraftsParams([input], options.enqueueStart ?? false));
-  return rows[0] ? { record: toRecord(rows[0]), created: true } : storedDraft(q, input.uuid);
+export function createDrafts(q: Queryable, drafts: NewDraft[], options: CreateDraftsOptions & { onTaken: 'skip' }): Promise<Map<string, number>>;
+export function createDrafts(q: Queryable, drafts: NewDraft[], options?: CreateDraftsOptions & { onTaken?: 'return-stored' }): Promise<CreatedDraft[]>;
+export async function createDrafts(q: Queryable, drafts: NewDraft[], options: CreateDraftsOptions = {}): Promise<Map<string, number> | CreatedDraft[]> {
+  const { onTaken = 'return-stored', workflowStart = 'outbox' } = options;
+  if (new Set(drafts.map((d) => d.uuid.toLowerCase())).size !== drafts.length) throw new Error('createDrafts: a uuid twice in one call');
+  if (onTaken === 'skip') {
+    if (drafts.length === 0) return new Map<string, number>();
+    const { rows } = await q.query<{ id: number; uuid: string }>(CREATE_DRAFTS_SQL.skip, createDraftsParams(drafts, workflowStart));
+    return new Map(rows.map((row) => [row.uuid, Number(row.id)]));
+  }
+  if (drafts.length === 0) return [];
+  const { rows } = await referenceGuard(() => q.query<ConsignmentRow>(CREATE_DRAFTS_SQL['return-stored'], createDraftsParams(drafts, workflowStart)));
+  return answerStored(q, drafts, rows);
 }
 
-/** The draft an earlier insert of the same uuid stored (its INSERT skipped this one): `created` false. */
-async function storedDraft(q: Queryable, uuid: string): Promise<{ record: ConsignmentRecord; created: boolean }> {
-  return { record: (await findConsignment(q, { uuid }))!, created: false };
+/** Each draft's answer in `'return-stored'` mode: its inserted row, or the draft an earlier insert of its uuid stored (`created` false). */
+function answerStored(q: Queryable, drafts: NewDraft[], rows: ConsignmentRow[]): Promise<CreatedDraft[]> {
+  const inserted = new Map(rows.map((row) => [row.uuid.toLowerCase(), row]));
+  return Promise.all(
+    drafts.map(async (d) => {
+      const row = inserted.get(d.uuid.toLowerCase());
+      return row ? { record: toRecord(row), created: true } : { record: (await findConsignment(q, { uuid: d.uuid }))!, created: false };
+    }),
+  );
 }
 
-/** Drafts in one grouped INSERT at most. */
+/** Drafts in one grouped createDrafts at most. */
 const MAX_GROUPED_DRAFTS = 50;
 
 /**
- * insertDraft (with its outbox entry) for many requests at once, where the database runs one statement at a
- * time (PGlite): drafts created while one INSERT is with the database wait for it and then go together as one
- * statement — one plan, one commit and one round trip to PGlite's thread instead of one each, so under a burst
- * the thread's queue (and a draft's wait in it) stays short. Each draft keeps insertDraft's answer: a uuid
- * already stored is found (`created` false). A group the database refuses (one draft's reference_no already
- * taken, say) is tried again draft by draft, so each draft gets its own answer or error. Elsewhere (a
- * PostgreSQL pool runs statements side by side) each draft is its own insertDraft.
+ * createDrafts (default options) of one draft at a time for many concurrent callers, where the database runs
+ * one statement at a time (PGlite): drafts created while one group is with the database wait for it and then
+ * go together as one createDrafts — one plan, one commit and one round trip to PGlite's thread instead of one
+ * each, so under a burst the thread's queue (and a draft's wait in it) stays short. Each draft keeps its own
+ * answer: a group the database refuses (one draft's reference_no already taken, say) is tried again draft by
+ * draft, so each draft gets its own record or error. Elsewhere (a PostgreSQL pool runs statements side by
+ * side) each draft is its own createDrafts.
  */
-export function draftInserter(db: Database): (input: NewDraft) => Promise<{ record: ConsignmentRecord; created: boolean }> {
-  const single = (input: NewDraft) => insertDraft(db, input, { enqueueStart: true });
+export function groupedDraftCreator(db: Database): (draft: NewDraft) => Promise<CreatedDraft> {
+  const single = async (draft: NewDraft) => (await createDrafts(db, [draft]))[0];
   if (db.kind !== 'pglite') return single;
-  type Waiting = { input: NewDraft; resolve: (result: Promise<{ record: ConsignmentRecord; created: boolean }>) => void };
-  const insertGroup = async (group: Waiting[]) => {
-    if (group.length === 1) return group[0].resolve(single(group[0].input));
-    let rows: ConsignmentRow[];
+  type Waiting = { draft: NewDraft; resolve: (result: Promise<CreatedDraft>) => void };
+  const createGroup = async (group: Waiting[]) => {
+    if (group.length === 1) return group[0].resolve(single(group[0].draft));
+    let created: CreatedDraft[];
     try {
-      ({ rows } = await db.query<ConsignmentRow>(
-        insertDraftsStatement(false, false),
-        insertDraftsParams(
-          group.map((w) => w.input),
-          true,
-        ),
-      ));
+      created = await createDrafts(
+        db,
+        group.map((w) => w.draft),
+      );
     } catch {
-      const tries = group.map((w) => single(w.input));
+      const tries = group.map((w) => single(w.draft));
       group.forEach((w, i) => w.resolve(tries[i]));
       await Promise.allSettled(tries);
       return;
     }
-    const inserted = new Map(rows.map((row) => [row.uuid.toLowerCase(), row]));
-    for (const w of group) {
-      const row = inserted.get(w.input.uuid.toLowerCase());
-      w.resolve(row ? Promise.resolve({ record: toRecord(row), created: true }) : storedDraft(db, w.input.uuid));
-    }
+    group.forEach((w, i) => w.resolve(Promise.resolve(created[i])));
   };
-  // A uuid once per group (its packages are joined by uuid): a second draft with it goes in a later group, which finds the first's row.
-  const sameUuid = (a: Waiting, b: Waiting) => a.input.uuid.toLowerCase() === b.input.uuid.toLowerCase();
-  const offer = groupedWhileBusy(insertGroup, { max: MAX_GROUPED_DRAFTS, fits: (group, w) => !group.some((other) => sameUuid(other, w)) });
+  // A uuid once per group (createDrafts' rule): a second draft with it goes in a later group, which finds the first's row.
+  const sameUuid = (a: Waiting, b: Waiting) => a.draft.uuid.toLowerCase() === b.draft.uuid.toLowerCase();
+  const offer = groupedWhileBusy(createGroup, { max: MAX_GROUPED_DRAFTS, fits: (group, w) => !group.some((other) => sameUuid(other, w)) });
   // Each draft's wait for its group is its request's `db` time; the group's statements belong to no request.
-  return (input) => timeStage('db', () => new Promise((resolve) => withoutStageTimes(() => offer({ input, resolve }))));
+  return (draft) => timeStage('db', () => new Promise((resolve) => withoutStageTimes(() => offer({ draft, resolve }))));
 }
 
 /** Writes a whole (already merged) draft; packages are replaced only when `replacePackages`. */
@@ -607,14 +648,4 @@ export async function referenceGuard<T>(fn: () => Promise<T>): Promise<T> {
     if (isUniqueViolation(error, REFERENCE_INDEX)) throw referenceUsed();
     throw error;
   }
-}
-
-/**
- * Inserts many drafts in one statement, as insertDraft does one (the same statement). A draft whose uuid or
- * reference_no exists already is skipped: the map holds the ids of those inserted, by uuid.
- */
-export async function insertDraftBatch(tx: Queryable, drafts: NewDraft[]): Promise<Map<string, number>> {
-  if (drafts.length === 0) return new Map();
-  const { rows } = await tx.query<{ id: number; uuid: string }>(insertDraftsStatement(true, true), insertDraftsParams(drafts, false));
-  return new Map(rows.map((row) => [row.uuid, Number(row.id)]));
 }

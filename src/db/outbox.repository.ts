@@ -10,12 +10,6 @@ export interface DraftStart {
   customerCode: string;
 }
 
-/** Queues the start of the drafts' workflows; called in the transaction that inserts them. */
-export async function enqueueDraftStarts(tx: Queryable, consignmentIds: number[]): Promise<void> {
-  if (consignmentIds.length === 0) return;
-  await tx.query('INSERT INTO consignment_outbox (consignment_id) SELECT unnest($1::bigint[]) ON CONFLICT DO NOTHING', [consignmentIds]);
-}
-
 /**
  * Claims up to `limit` queued starts, oldest first, for `leaseSeconds`: entries no relay claimed, or whose
  * claim ran out (its relay died), queued at least `minAgeSeconds` ago. One statement, so concurrent relays

@@ -5,10 +5,9 @@ import {
   findConsignment,
   findConsignmentDetails,
   findConsignmentRef,
-  draftInserter,
+  groupedDraftCreator,
   listConsignments,
   countConsignmentsByStatus,
-  referenceGuard,
   refuseTakenReference,
   type ConsignmentDetails,
   type ConsignmentKey,
@@ -100,24 +99,23 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
     };
   };
 
-  const insertDrafts = draftInserter(deps.db);
+  // Concurrent creates share one createDrafts on PGlite (groupedDraftCreator).
+  const createOne = groupedDraftCreator(deps.db);
   return {
     /**
-     * Creates a draft: its row and its outbox entry in one statement, so all or nothing (the relay starts its
-     * workflow), and answers at once; on PGlite, drafts created together share the statement (draftInserter).
-     * `uuid` makes a retry find the draft it created.
+     * Creates a draft (createDrafts: its row and its outbox entry in one statement, so all or nothing; the
+     * relay starts its workflow) and answers at once. `uuid` makes a retry find the draft it created.
      */
     async createDraft(caller: Caller, draft: DraftInput, uuid: string = randomUUID()): Promise<ConsignmentRecord> {
       await checkReferences(caller, draft);
-      // A reference_no already taken trips the unique index (REFERENCE_USED).
-      const { record, created } = await referenceGuard(() =>
-        insertDrafts(newDraft({ uuid, customerId: caller.customerId, userId: caller.userId ?? null, draft })),
-      ).catch(async (error: unknown) => {
-        // A concurrent duplicate of this very request (same uuid) may have taken the reference_no first.
-        const first = error instanceof DomainError && error.code === 'REFERENCE_USED' ? await findConsignment(deps.db, { uuid }) : undefined;
-        if (first?.customer_id === caller.customerId) return { record: first, created: false };
-        throw error;
-      });
+      const { record, created } = await createOne(newDraft({ uuid, customerId: caller.customerId, userId: caller.userId ?? null, draft })).catch(
+        async (error: unknown) => {
+          // A concurrent duplicate of this very request (same uuid) may have taken the reference_no first.
+          const first = error instanceof DomainError && error.code === 'REFERENCE_USED' ? await findConsignment(deps.db, { uuid }) : undefined;
+          if (first?.customer_id === caller.customerId) return { record: first, created: false };
+          throw error;
+        },
+      );
       if (created) deps.metrics?.consignments.inc({ event: 'created' });
       deps.draftsQueued?.();
       return record;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { draftInserter, findConsignment, referenceGuard } from '../../src/db/consignments.repository';
+import { findConsignment, groupedDraftCreator } from '../../src/db/consignments.repository';
 import { DomainError } from '../../src/domain/errors';
 import { newDraft, parseDraftInput } from '../../src/domain/draft';
 import { draftBody } from '../support/consignments';
@@ -96,7 +96,7 @@ describe('drafts created together', () => {
   });
 
   it('answers the same uuid twice in one burst with one draft, its packages stored once', async () => {
-    const insert = draftInserter(svc.db);
+    const insert = groupedDraftCreator(svc.db);
     const uuid = randomUUID();
     const draft = parseDraftInput(withPackages(2, 'GRP-SAME-UUID'), 'create');
     const input = newDraft({ uuid, customerId, userId: null, draft });
@@ -106,7 +106,7 @@ describe('drafts created together', () => {
     // As the service does: on PostgreSQL the second of two concurrent inserts may trip over the first's reference_no
     // before its uuid; it then finds the draft by uuid.
     const insertOrFind = (d: typeof input) =>
-      referenceGuard(() => insert(d)).catch(async (error: unknown) => {
+      insert(d).catch(async (error: unknown) => {
         const stored = error instanceof DomainError && error.code === 'REFERENCE_USED' ? await findConsignment(svc.db, { uuid: d.uuid }) : undefined;
         if (!stored) throw error;
         return { record: stored, created: false };
