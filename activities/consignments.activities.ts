@@ -167,8 +167,8 @@ export function createConsignmentActivities({ db, carriers, providers, metrics, 
                 return { record: current, labelId, eventId: statusEventId(uuid, 'processed') };
             }
             requireDraft(current.status);
-            // Without a patch the draft is as stored (the carrier chosen is written below); plans from before
-            // `patched` existed save it.
+            // Without a patch the draft is as stored (the carrier chosen is written below); a plan recorded
+            // without `patched` (older histories) saves it.
             if (plan.patched !== false) await saveDraft(tx, uuid, plan.draft, plan.replacePackages);
             const status = booking.pickupBooked ? STATUS.AWAITING_PICKUP : STATUS.LABEL_CREATED;
             const record = await markProcessed(tx, uuid, {

@@ -37,7 +37,7 @@ export interface ConsignmentState {
   lastCarrierStatus?: string | null;
   /** the carrier said something changed: ask it now instead of at the next poll */
   carrierChanged?: boolean;
-  /** the carrier does not push events: the workflow polls it on a durable timer */
+  /** the carrier does not push events: its account's tracking poller asks it (a history without the `tracked-by-poller` marker polls on a timer of its own) */
   pollCarrier?: boolean;
   /** tracking polls failed in a row (refused or not answered): the next poll waits longer, doubling each time */
   trackingFailures?: number;
@@ -79,8 +79,8 @@ export interface CreateDraftRequest {
 }
 
 /**
- * Histories only: created the draft (update-with-start) before the outbox; no production code sends it now (the
- * relay starts drafts created). Kept for workflows started that way; a duplicate request got the stored draft back.
+ * Replay only: creates the draft (update-with-start). No production code sends it (the relay starts the workflows of
+ * drafts the API created); kept while a recorded history in test/workflows/histories/ or a running workflow uses it.
  */
 export const createDraftUpdate = defineUpdate<ConsignmentRecord, [CreateDraftRequest]>('createDraft');
 /** Partial update of a draft in status 24. */
