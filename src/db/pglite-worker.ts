@@ -79,7 +79,10 @@ function statementsOf(db: PGlite, maxStatements: number) {
       return known;
     }
     const name = `cf${++statementNo}`;
-    const described = await withSync(async () => [...(await run(serialize.parse({ name, text: sql }))), ...(await run(serialize.describe({ type: 'S', name })))]);
+    const described = await withSync(async () => [
+      ...(await run(serialize.parse({ name, text: sql }))),
+      ...(await run(serialize.describe({ type: 'S', name }))),
+    ]);
     const statement = { name, types: parse.parseDescribeStatementResults(described) };
     statements.set(sql, statement);
     if (statements.size > maxStatements) {
@@ -232,10 +235,12 @@ async function main(port: NonNullable<typeof parentPort>, data: PgliteWorkerData
         if (on) {
           return answer(
             m.id,
-            db.runExclusive(() => query(m.sql, params, true)).then(({ rows, writes }) => {
-              for (const table of writes) on.changed.add(table);
-              return { rows };
-            }),
+            db
+              .runExclusive(() => query(m.sql, params, true))
+              .then(({ rows, writes }) => {
+                for (const table of writes) on.changed.add(table);
+                return { rows };
+              }),
           );
         }
         return answer(
@@ -263,7 +268,10 @@ async function main(port: NonNullable<typeof parentPort>, data: PgliteWorkerData
         });
         transactions.set(m.id, entry);
         void entry.done.catch(() => undefined).finally(() => transactions.delete(m.id));
-        return answer(m.id, Promise.race([ready, entry.done]).then(() => ({})));
+        return answer(
+          m.id,
+          Promise.race([ready, entry.done]).then(() => ({})),
+        );
       }
       case 'commit':
       case 'rollback': {
