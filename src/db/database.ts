@@ -3,17 +3,17 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Pool, PoolClient } from 'pg';
 import { timeStage } from '../stage-timing';
 import { BYTEA_HEX } from './pglite-bytea';
-import { startPgliteThread, type CachedRead } from './pglite-thread';
+import { startPgliteThread, type CachedAnswer, type CachedRead } from './pglite-thread';
 
 /** What repositories need: parameterised SQL returning rows. Both PGlite and a pg pool/client provide it. */
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
   /**
    * A read that may be answered from a cache kept good by the database's own record of changes (only PGlite's
-   * thread has one: `pglite-thread.ts`); the rows (or what `read.keep` made of them) are shared and must not be
-   * changed. Absent: use `query`.
+   * thread has one: `pglite-thread.ts`, `read-cache.ts`); the rows (or what `read.keep` made of them) are shared
+   * and must not be changed. `version`: the change the rows are current as of, when known. Absent: use `query`.
    */
-  cachedQuery?<T = Record<string, unknown>>(sql: string, params?: unknown[], read?: CachedRead<T>): Promise<{ rows: T[] }>;
+  cachedQuery?<T = Record<string, unknown>>(sql: string, params?: unknown[], read?: CachedRead<T>): Promise<CachedAnswer<T>>;
 }
 
 export interface Database extends Queryable {
