@@ -152,8 +152,8 @@ export async function findConsignmentDetails(q: Queryable, key: ConsignmentKey):
 }
 
 /**
- * What the read cache keeps of a detail row: its details, parsed once and frozen, for every lookup it answers
- * shares them.
+ * What the read cache keeps of a detail row, the one place that decides it: its details, parsed once, not its
+ * JSON text; frozen, for every lookup the cache answers shares them.
  */
 const keepDetails = (row: Record<string, unknown>) => deepFreeze(toDetails(row as { detail: string }));
 const DETAILS = { keep: keepDetails };
