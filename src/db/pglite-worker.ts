@@ -24,6 +24,7 @@ type Effects = { reads: string[]; writes: string[] };
 type OpenTransaction = { changed: Set<string>; done: Promise<void>; commit?: () => void; rollback?: (reason: Error) => void };
 
 const { serialize } = protocol;
+
 /** An error as plain data (the API's thread makes an Error of it again). */
 function errorData(error: unknown): ErrorData {
   const object = error && typeof error === 'object' ? (error as Record<string, unknown>) : undefined;
