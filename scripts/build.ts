@@ -18,6 +18,8 @@ export const BUILD_OUTPUTS = [
   'src/api/server.js',
   'src/temporal/worker.main.js',
   'src/main.js',
+  // PGlite's thread runs this file (src/db/pglite-thread.ts starts it from beside itself).
+  'src/db/pglite-worker.js',
   'src/cli.js',
   'src/db/migrations',
   'src/console/assets/console.css',

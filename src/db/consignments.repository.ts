@@ -126,23 +126,35 @@ function toDetails({ detail }: { detail: string }): ConsignmentDetails {
   };
 }
 
-/** A consignment with its history (in the order the status changes were applied; `occurred_at` is the carrier's own time) and its labels, in one statement. */
-export async function findConsignmentDetails(q: Queryable, key: ConsignmentKey): Promise<ConsignmentDetails | undefined> {
+/**
+ * A consignment's details, and their version where the database keeps a read cache (PGlite's thread,
+ * read-cache.ts): the change the details are current as of. Two lookups of the same consignment with the same
+ * version have the same details, whichever key found it; absent, nothing is known of them beyond this answer.
+ */
+export type VersionedDetails = { details: ConsignmentDetails; version?: number };
+
+/**
+ * A consignment with its history (in the order the status changes were applied; `occurred_at` is the carrier's
+ * own time) and its labels, in one statement, with the version of its details (VersionedDetails).
+ */
+export async function findConsignmentDetails(q: Queryable, key: ConsignmentKey): Promise<VersionedDetails | undefined> {
   const [where, params] = keyCondition(key);
   let sql = detailSql.get(where);
   if (!sql) detailSql.set(where, (sql = asJsonText(`SELECT ${CONSIGNMENT_COLUMNS}, ${HISTORY_AND_LABELS_JSON} FROM consignments c WHERE ${where}`)));
   if (!q.cachedQuery) {
     const { rows } = await q.query<{ detail: string }>(sql, params);
-    return rows[0] ? toDetails(rows[0]) : undefined;
+    return rows[0] && { details: toDetails(rows[0]) };
   }
   // Lookups are the most frequent request: answered from the read cache where the database keeps one, those
-  // by id in batches under load. The cache keeps a row's details parsed once and frozen (they are shared by
-  // every lookup it answers), not its JSON text.
-  const [details] = (await q.cachedQuery(sql, params, 'id' in key ? DETAILS_BY_IDS : DETAILS)).rows;
-  return details;
+  // by id in batches under load.
+  const { rows, version } = await q.cachedQuery(sql, params, 'id' in key ? DETAILS_BY_IDS : DETAILS);
+  return rows[0] && { details: rows[0], version };
 }
 
-/** What the read cache keeps of a detail row: its details, parsed once and frozen. */
+/**
+ * What the read cache keeps of a detail row, the one place that decides it: its details, parsed once, not its
+ * JSON text; frozen, for every lookup the cache answers shares them.
+ */
 const keepDetails = (row: Record<string, unknown>) => deepFreeze(toDetails(row as { detail: string }));
 const DETAILS = { keep: keepDetails };
 

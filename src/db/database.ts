@@ -2,17 +2,18 @@ import { mkdirSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Pool, PoolClient } from 'pg';
 import { timeStage } from '../stage-timing';
-import { startPgliteThread, type CachedRead } from './pglite-thread';
+import { BYTEA_HEX } from './pglite-bytea';
+import { startPgliteThread, type CachedAnswer, type CachedRead } from './pglite-thread';
 
 /** What repositories need: parameterised SQL returning rows. Both PGlite and a pg pool/client provide it. */
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
   /**
    * A read that may be answered from a cache kept good by the database's own record of changes (only PGlite's
-   * thread has one: `pglite-thread.ts`); the rows (or what `read.keep` made of them) are shared and must not be
-   * changed. Absent: use `query`.
+   * thread has one: `pglite-thread.ts`, `read-cache.ts`); the rows (or what `read.keep` made of them) are shared
+   * and must not be changed. `version`: the change the rows are current as of, when known. Absent: use `query`.
    */
-  cachedQuery?<T = Record<string, unknown>>(sql: string, params?: unknown[], read?: CachedRead<T>): Promise<{ rows: T[] }>;
+  cachedQuery?<T = Record<string, unknown>>(sql: string, params?: unknown[], read?: CachedRead<T>): Promise<CachedAnswer<T>>;
 }
 
 export interface Database extends Queryable {
@@ -96,17 +97,7 @@ async function openPglite(dataDir: string | undefined, inThread: boolean, thread
     };
   }
   const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as typeof import('@electric-sql/pglite/contrib/pg_trgm');
-  // bytea by Buffer's native hex codec, as in PGlite's thread (pglite-thread.ts says why).
-  const byteaHex = {
-    serializers: {
-      17: (bytes: unknown) => {
-        if (!(bytes instanceof Uint8Array)) throw new Error('Invalid input for bytea type');
-        return `\\x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`;
-      },
-    },
-    parsers: { 17: (text: string) => Buffer.from(text.slice(2), 'hex') },
-  };
-  const pglite = (await PGlite.create({ dataDir, extensions: { pg_trgm }, startParams, ...byteaHex })) as unknown as PGlite;
+  const pglite = (await PGlite.create({ dataDir, extensions: { pg_trgm }, startParams, ...BYTEA_HEX })) as unknown as PGlite;
   const query = async <T>(sql: string, params?: unknown[]) => {
     const result = await pglite.query<T>(sql, params as unknown[]);
     return { rows: result.rows };

@@ -11,6 +11,7 @@ import {
   refuseTakenReference,
   type ConsignmentDetails,
   type ConsignmentKey,
+  type VersionedDetails,
 } from '../db/consignments.repository';
 import type { Caller } from '../db/customers.repository';
 import type { Database } from '../db/database';
@@ -143,6 +144,16 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
 
     /** A customer's consignment with its history and labels, or CONSIGNMENT_NOT_FOUND (also for another customer's). */
     async find(key: Exclude<ConsignmentKey, { uuid: string }>): Promise<ConsignmentDetails> {
+      const found = await findConsignmentDetails(deps.db, key);
+      if (!found) throw new DomainError('CONSIGNMENT_NOT_FOUND');
+      return found.details;
+    },
+
+    /**
+     * What `find` answers, with the version of the details where the database knows it: the same version of
+     * the same consignment is the same details (VersionedDetails), so what was made of them may be used again.
+     */
+    async lookup(key: Exclude<ConsignmentKey, { uuid: string }>): Promise<VersionedDetails> {
       const found = await findConsignmentDetails(deps.db, key);
       if (!found) throw new DomainError('CONSIGNMENT_NOT_FOUND');
       return found;
@@ -279,7 +290,7 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
     async track(providerId: number, trackingCode: string): Promise<{ consignment: ConsignmentRecord; history: HistoryEntry[] } | undefined> {
       if (!Number.isSafeInteger(providerId) || trackingCode.length > 100) return undefined;
       const target = await findByTrackingCode(deps.db, providerId, trackingCode);
-      const found = target && (await findConsignmentDetails(deps.db, { uuid: target.uuid }));
+      const found = target && (await findConsignmentDetails(deps.db, { uuid: target.uuid }))?.details;
       return found && { consignment: found.consignment, history: found.history };
     },
   };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,6 +50,16 @@ describe('npm run build, then npm run api and npm run worker', () => {
     expect(pkg.scripts.api).toContain('dist/src/api/server.js');
     expect(pkg.scripts.worker).toContain('dist/src/temporal/worker.main.js');
   });
+
+  it("opens PGlite in its own thread from the compiled build (the thread's compiled script beside its starter)", () => {
+    const script = `require('./dist/src/db/database.js').openDatabase({}).then(async (db) => {
+      const { rows } = await db.query("SELECT 'x'::bytea AS b, 2 AS n");
+      process.stdout.write(JSON.stringify({ buffer: Buffer.isBuffer(rows[0].b), n: rows[0].n }));
+      await db.close();
+    })`;
+    // No tsx in the process: the compiled thread must load as JavaScript.
+    expect(JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 }))).toEqual({ buffer: true, n: 2 });
+  }, 90_000);
 
   it('serves a draft through its processing with the API and the worker as separate compiled processes', async () => {
     const [port, metricsPort] = [await freePort(), await freePort()];

@@ -245,6 +245,17 @@ describe("the read cache of PGlite's thread", () => {
     expect(stats().misses).toBe(before.misses + 1);
   });
 
+  it('answers the version of the rows: the same while they are answered from the cache, another once read anew after a change', async () => {
+    const first = await db.cachedQuery!(read, [1]);
+    expect(first.version).toEqual(expect.any(Number));
+    await db.query('INSERT INTO unrelated (id, n) VALUES (2, 1)');
+    expect((await db.cachedQuery!(read, [1])).version).toBe(first.version);
+    await db.query(`UPDATE orders SET note = 'versioned' WHERE id = 1`);
+    const after = await db.cachedQuery!(read, [1]);
+    expect(after.rows).toEqual([{ id: 1, note: 'versioned', lines: 2 }]);
+    expect(after.version).toBeGreaterThan(first.version!);
+  });
+
   it('reads anew after a statement changed a table it read: an update, an insert into a table of its subquery, a delete', async () => {
     expect(await seenAfter(() => db.query(`UPDATE orders SET note = 'changed' WHERE id = 1`))).toEqual([{ id: 1, note: 'changed', lines: 2 }]);
     expect(await seenAfter(() => db.query('INSERT INTO line (id, order_id) VALUES (3, 1)'))).toEqual([{ id: 1, note: 'changed', lines: 3 }]);
@@ -360,5 +371,14 @@ describe("the read cache of PGlite's thread", () => {
     const [first] = await Promise.all([db.cachedQuery!(read, [2]), db.query(`INSERT INTO orders (id, shop_id, note) VALUES (2, 1, 'second')`)]);
     expect(first.rows).toEqual([]);
     expect((await db.cachedQuery!(read, [2])).rows).toEqual([{ id: 2, note: 'second', lines: 0 }]);
+    // A read that misses, sent after a change that is still on its way: its rows are those after the change, but
+    // it was sent before the change was heard of, so they are neither kept nor given a version.
+    await db.query(`UPDATE orders SET note = 'second' WHERE id = 2`);
+    const [, raced] = await Promise.all([db.query(`UPDATE orders SET note = 'third' WHERE id = 2`), db.cachedQuery!(read, [2])]);
+    expect(raced.rows).toEqual([{ id: 2, note: 'third', lines: 0 }]);
+    expect(raced).not.toHaveProperty('version');
+    const before = stats();
+    expect((await db.cachedQuery!(read, [2])).version).toEqual(expect.any(Number));
+    expect(stats().misses).toBe(before.misses + 1);
   });
 });

@@ -98,10 +98,13 @@ export async function sendCustomsDocument(reply: FastifyReply, customs: CustomsS
   return reply.type('application/pdf').header('content-disposition', `inline; filename="${fileName}"`).header('cache-control', 'private, no-store').send(pdf);
 }
 
+/** Consignments whose lookup answers the API keeps (a few kB each, per caller and language). */
+const LOOKUP_ANSWERS = 2000;
+
 /** the API (docs/api.md): cancellation, and lookups by reference and by id, scoped to the caller's customer. */
 export function consignmentRoutes(deps: ConsignmentRouteDeps): FastifyPluginAsync {
   return async (app) => {
-    type Found = Awaited<ReturnType<ConsignmentService['find']>>;
+    type Found = Awaited<ReturnType<ConsignmentService['lookup']>>;
     const mapper = (request: { caller: Caller; locale: 'en' | 'tr' }) =>
       detailMapper(
         { providers: deps.providers, labelUrl: deps.labelLinks.url, documentUrl: deps.labelLinks.documentUrl, sdrRates: deps.customs.rates },
@@ -109,23 +112,27 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): FastifyPluginAsyn
       );
     const preHandler = deps.lookupLimit ? [deps.lookupLimit] : [];
     /**
-     * A lookup's answer as sent (the JSON as UTF-8 bytes, outside V8's heap), kept beside details that a read
-     * cache shares (they are frozen: every lookup it answers gets the same object), per caller (the same object
-     * while its key is remembered) and language. A repeated lookup then skips the mapping and JSON.stringify
-     * (~a tenth of the API thread's time per lookup); a changed consignment is a new details object, a changed
-     * provider a new answer.
+     * Lookup answers as sent (the JSON as UTF-8 bytes, outside V8's heap), by consignment and version of its
+     * details (the same version is the same details: ConsignmentService.lookup), then caller and language; the
+     * least recently used consignment goes first. A repeated lookup skips the mapping and JSON.stringify; a
+     * changed consignment comes with another version, a changed provider makes a new answer. Details without a
+     * version are mapped each time.
      */
-    const answers = new WeakMap<Found, WeakMap<Caller, Map<string, { provider?: ProviderInfo; body: Buffer }>>>();
+    const answers = new Map<string, WeakMap<Caller, Map<string, { provider?: ProviderInfo; body: Buffer }>>>();
     const sameProvider = (a?: ProviderInfo, b?: ProviderInfo) => a === b || (!!a && !!b && a.id === b.id && a.name === b.name && a.logo === b.logo);
-    const lookupAnswer = async (found: Found, request: FastifyRequest, reply: FastifyReply) => {
+    const lookupAnswer = async ({ details, version }: Found, request: FastifyRequest, reply: FastifyReply) => {
       reply.type('application/json; charset=utf-8');
-      if (!Object.isFrozen(found)) return JSON.stringify({ status: true, message: null, data: await mapper(request).detail(found) });
-      const byCaller = answers.get(found) ?? answers.set(found, new WeakMap()).get(found)!;
+      if (version === undefined) return JSON.stringify({ status: true, message: null, data: await mapper(request).detail(details) });
+      const key = `${details.consignment.id}@${version}`;
+      let byCaller = answers.get(key);
+      answers.delete(key);
+      if (!byCaller && answers.size >= LOOKUP_ANSWERS) answers.delete(answers.keys().next().value!);
+      answers.set(key, (byCaller ??= new WeakMap()));
       const byLocale = byCaller.get(request.caller) ?? byCaller.set(request.caller, new Map()).get(request.caller)!;
-      const provider = found.consignment.provider_id !== null ? await deps.providers(found.consignment.provider_id) : undefined;
+      const provider = details.consignment.provider_id !== null ? await deps.providers(details.consignment.provider_id) : undefined;
       const kept = byLocale.get(request.locale);
       if (kept && sameProvider(kept.provider, provider)) return kept.body;
-      const body = Buffer.from(JSON.stringify({ status: true, message: null, data: await mapper(request).detail(found, provider) }));
+      const body = Buffer.from(JSON.stringify({ status: true, message: null, data: await mapper(request).detail(details, provider) }));
       byLocale.set(request.locale, { provider, body });
       return body;
     };
@@ -144,14 +151,14 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): FastifyPluginAsyn
       async (request, reply) => {
         const referenceNo = request.params.reference_no;
         if (!referenceNo.trim() || referenceNo.length > 255) throw new DomainError('CONSIGNMENT_NOT_FOUND');
-        const found = await deps.consignments.find({ referenceNo, customerId: request.caller.customerId });
+        const found = await deps.consignments.lookup({ referenceNo, customerId: request.caller.customerId });
         return lookupAnswer(found, request, reply);
       },
     );
 
     app.get<{ Params: { id: string } }>('/consignments/:id/details', { preHandler, schema: findById }, async (request, reply) => {
       const id = parseId(request.params.id, 'consignment_id');
-      const found = await deps.consignments.find({ id, customerId: request.caller.customerId });
+      const found = await deps.consignments.lookup({ id, customerId: request.caller.customerId });
       return lookupAnswer(found, request, reply);
     });
 
