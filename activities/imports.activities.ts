@@ -24,7 +24,7 @@ import { STATUS } from '../src/domain/statuses';
 import { readCsvRecords } from '../src/imports/csv-stream';
 import { mapOrder, orderGroups, type OrderIssue } from '../src/imports/order-mapper';
 import { resolveLayout } from '../src/imports/presets';
-import { draftStartOf, processUpdateId, type ConsignmentStarter } from '../src/temporal/consignment.starter';
+import { workflowStartOf, processUpdateId, type ConsignmentStarter } from '../src/temporal/consignment.starter';
 import type { Providers } from '../src/carriers/providers';
 import type { ImportActivities } from '../workflows/activities';
 import { asActivity } from './failures';
@@ -39,7 +39,7 @@ export interface ImportActivityDeps {
   /** new drafts are in the outbox: the relay (in this process) starts their workflows now */
   draftsQueued?: () => void;
   /** the consignment workflows' starter: imported drafts are processed by their workflows, as the API's are */
-  lifecycles: Pick<ConsignmentStarter, 'process'>;
+  consignmentStarter: Pick<ConsignmentStarter, 'process'>;
 }
 
 /** Parsed orders written per transaction. */
@@ -259,8 +259,8 @@ export function createImportActivities(deps: ImportActivityDeps) {
               if (!current) throw new DomainError('DRAFT_NOT_FOUND');
               // Straight to the draft's workflow, which decides (not a draft, carrier, label). Keyed by the order: a
               // retried batch (a worker that crashed mid-way) attaches to the processing it sent.
-              await deps.lifecycles.process(
-                draftStartOf(current, caller.customerCode),
+              await deps.consignmentStarter.process(
+                workflowStartOf(current, caller.customerCode),
                 { patch: null, labelFormat: 'pdf', carrierWaitMs: deps.importCarrierWaitMs },
                 processUpdateId(importOrderUuid(importId, order.seq)),
               );

@@ -23,7 +23,7 @@ import { marketplaceDraft, marketplaceDraftPatch } from '../src/imports/marketpl
 import { mapPlatformOrder } from '../src/imports/platform-orders';
 import type { MarketplacePackage } from '../src/marketplaces/marketplace';
 import type { Metrics } from '../src/metrics';
-import { draftStartOf, processUpdateId, type ConsignmentStarter } from '../src/temporal/consignment.starter';
+import { workflowStartOf, processUpdateId, type ConsignmentStarter } from '../src/temporal/consignment.starter';
 import type { OrderFeedActivities } from '../workflows/activities';
 import { asActivity } from './failures';
 
@@ -43,7 +43,7 @@ export interface OrderFeedActivityDeps {
   db: Database;
   consignments: OrderDrafts;
   /** the consignment workflows' starter: an order's draft is processed and cancelled by its workflow, as the API's are */
-  lifecycles: Pick<ConsignmentStarter, 'process' | 'cancel'>;
+  consignmentStarter: Pick<ConsignmentStarter, 'process' | 'cancel'>;
   /** how long processing waits for a carrier that does not answer (IMPORT_CARRIER_WAIT_MS, as for imports) */
   importCarrierWaitMs: number;
   metrics?: Pick<Metrics, 'orderEvents'>;
@@ -176,7 +176,7 @@ export function createOrderFeedActivities(deps: OrderFeedActivityDeps) {
       const rule = cancelRule(target.status);
       if (rule.refusal) throw new DomainError(rule.refusal.code, { params: rule.refusal.params });
       // Keyed by the event: a retried activity attaches to the cancellation it sent.
-      await deps.lifecycles.cancel(draftStartOf(target, caller.customerCode), `order-cancel-${event.id}`);
+      await deps.consignmentStarter.cancel(workflowStartOf(target, caller.customerCode), `order-cancel-${event.id}`);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       if (error.code !== 'ALREADY_CANCELLED') {
@@ -214,8 +214,8 @@ export function createOrderFeedActivities(deps: OrderFeedActivityDeps) {
           const current = await findConsignmentRef(deps.db, source.customerId, event.consignmentId);
           if (!current) throw new DomainError('DRAFT_NOT_FOUND');
           // Straight to the draft's workflow, which decides. Keyed by the order: a retried activity attaches to the processing it sent.
-          await deps.lifecycles.process(
-            draftStartOf(current, caller.customerCode),
+          await deps.consignmentStarter.process(
+            workflowStartOf(current, caller.customerCode),
             { patch: null, labelFormat: 'pdf', carrierWaitMs: deps.importCarrierWaitMs },
             processUpdateId(uuid),
           );

@@ -24,7 +24,7 @@ export interface TrackingActivityDeps {
   db: Database;
   providers: Providers;
   /** hands new carrier events to the consignments' workflows (signals) */
-  lifecycles: Pick<ConsignmentStarter, 'carrierEvent'>;
+  consignmentStarter: Pick<ConsignmentStarter, 'carrierEvent'>;
   metrics?: Metrics;
   log?: Logger;
   /** CARRIER_POLL_INTERVAL_MS of this process */
@@ -90,7 +90,7 @@ export async function trackBatch(carrier: Carrier, shipments: TrackingQuery[]): 
  * The tracking poller's work (docs/carriers.md, "Tracking"): one round asks the account's carrier about every
  * consignment due, in the carrier's batches, and signals only the workflows whose carrier said something new.
  */
-export function createTrackingActivities({ db, providers, lifecycles, metrics, log, trackingIntervalMs }: TrackingActivityDeps) {
+export function createTrackingActivities({ db, providers, consignmentStarter, metrics, log, trackingIntervalMs }: TrackingActivityDeps) {
   const inTurn = limiter(ROUNDS_AT_ONCE);
 
   /** One batch: the carrier's answers, new events signalled, each consignment's next question written. */
@@ -121,7 +121,7 @@ export function createTrackingActivities({ db, providers, lifecycles, metrics, l
       const events = answer.events.map((e) => carrierEventOf(providerId, e));
       const fresh = newEvents(events, row);
       // Signalled before the newest id is written: a crash in between signals again, and the workflow drops repeats.
-      for (const event of fresh) await lifecycles.carrierEvent(row.uuid, event);
+      for (const event of fresh) await consignmentStarter.carrierEvent(row.uuid, event);
       if (fresh.length > 0) changed += 1;
       const quietFor = fresh.length > 0 ? 0 : Date.now() - row.lastChangeAt.getTime();
       const newest =

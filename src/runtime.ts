@@ -184,7 +184,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     });
     // The starters: the only code that starts, updates or signals workflows, shared by the API and the activities.
     const taskQueue = config.temporal.taskQueue;
-    const lifecycles = createConsignmentStarter({
+    const consignmentStarter = createConsignmentStarter({
       client,
       taskQueue,
       historyLimit: config.consignmentHistoryLimit,
@@ -195,7 +195,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     // Created drafts are started by the outbox relay, which runs where the worker runs; in one process the
     // API nudges it, so a draft's workflow starts within milliseconds instead of at the relay's next look.
     // A second of grace: a draft processed or changed at once is started by that request, at the default priority.
-    const relay = options.worker ? startConsignmentRelay({ db, lifecycles, graceMs: RELAY_GRACE_MS, log: logger }) : undefined;
+    const relay = options.worker ? startConsignmentRelay({ db, consignmentStarter, graceMs: RELAY_GRACE_MS, log: logger }) : undefined;
     if (relay) stops.push(() => relay.stop());
     const draftsQueued = relay?.nudge;
     // Order events whose receiving request could not start their workflow: started where the worker runs.
@@ -206,7 +206,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     const documents = createDocumentService({ db, maxBytes: config.documentMaxBytes });
     const metrics = options.metrics ?? createMetrics({ outboxBacklog: () => countDraftStarts(db), readCache: db.readCacheStats });
     if (!options.metrics) stops.push(async () => metrics.stop());
-    const consignments = createConsignmentService({ db, providers, lifecycles, carrierWaitMs: config.carrierWaitMs, draftsQueued, documents, metrics });
+    const consignments = createConsignmentService({ db, providers, consignmentStarter, carrierWaitMs: config.carrierWaitMs, draftsQueued, documents, metrics });
     let worker: RunningWorker | undefined;
     if (options.worker) {
       worker = await startWorker({
@@ -220,7 +220,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
           importCarrierWaitMs: config.importCarrierWaitMs,
           trackingIntervalMs: config.carrierPollIntervalMs,
           draftsQueued,
-          lifecycles,
+          consignmentStarter,
           consignments,
           deliveries,
           webhooks: { allowPrivate: config.webhookAllowPrivate, retry: config.webhookRetry },

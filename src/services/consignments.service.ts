@@ -26,13 +26,13 @@ import { cancelRule, requireDraft } from '../domain/statuses';
 import { isCarrierReported, type CarrierEvent } from '../domain/tracking';
 import type { ProcessResult } from '../../workflows/consignment.messages';
 import type { Metrics } from '../metrics';
-import { cancelUpdateId, draftStartOf, processKeyOf, processUpdateId, type ConsignmentStarter } from '../temporal/consignment.starter';
+import { cancelUpdateId, workflowStartOf, processKeyOf, processUpdateId, type ConsignmentStarter } from '../temporal/consignment.starter';
 import type { DocumentService } from './documents.service';
 import type { ProviderService } from './providers.service';
 
 export interface ConsignmentServiceDeps {
   db: Database;
-  lifecycles: ConsignmentStarter;
+  consignmentStarter: ConsignmentStarter;
   providers: Pick<ProviderService, 'issue'>;
   /** how long processing over HTTP waits for a carrier that does not answer (CARRIER_WAIT_MS) */
   carrierWaitMs: number;
@@ -127,7 +127,7 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
       const current = await findConsignmentRef(deps.db, caller.customerId, id);
       if (!current) throw new DomainError('CONSIGNMENT_NOT_FOUND');
       await refuseTakenReference(deps.db, caller.customerId, patch.reference_no, current.uuid);
-      return deps.lifecycles.update(draftStartOf(current, caller.customerCode), patch);
+      return deps.consignmentStarter.update(workflowStartOf(current, caller.customerCode), patch);
     },
 
     /**
@@ -138,7 +138,7 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
       const current = await findConsignmentRef(deps.db, caller.customerId, id);
       if (!current) throw new DomainError('CONSIGNMENT_NOT_FOUND');
       requireDraft(current.status);
-      const result = await deps.lifecycles.deleteDraft(draftStartOf(current, caller.customerCode));
+      const result = await deps.consignmentStarter.deleteDraft(workflowStartOf(current, caller.customerCode));
       return { consignment: result.consignmentId };
     },
 
@@ -189,11 +189,13 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
       if (!current) throw new DomainError('DRAFT_NOT_FOUND');
       if (keyed && !keyed.attempt.fresh) {
         // An earlier request with this key: what its try came to, unless it gave up on the carrier.
-        const earlier = await deps.lifecycles.processed(current.uuid, processUpdateId(keyed.key, keyed.attempt.number)).catch(async (error: unknown) => {
-          if (!isCarrierUnavailable(error)) throw error;
-          await keyed.attempt.next();
-          return undefined;
-        });
+        const earlier = await deps.consignmentStarter
+          .processed(current.uuid, processUpdateId(keyed.key, keyed.attempt.number))
+          .catch(async (error: unknown) => {
+            if (!isCarrierUnavailable(error)) throw error;
+            await keyed.attempt.next();
+            return undefined;
+          });
         if (earlier) return processOutcome(earlier.result, format);
         // Not a draft any more: the workflow answers a processing made under this key (the settled booking of an
         // earlier try, or a try whose update a crash took from the engine) and refuses anything else.
@@ -203,8 +205,8 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
       await refuseTakenReference(deps.db, caller.customerId, patch?.reference_no, current.uuid);
       const request = { patch, labelFormat: format, carrierWaitMs: options.carrierWaitMs ?? deps.carrierWaitMs };
       try {
-        const result = await deps.lifecycles.process(
-          draftStartOf(current, caller.customerCode),
+        const result = await deps.consignmentStarter.process(
+          workflowStartOf(current, caller.customerCode),
           keyed ? { ...request, processKey: processKeyOf(keyed.key) } : request,
           keyed && processUpdateId(keyed.key, keyed.attempt.number),
         );
@@ -231,7 +233,7 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
       // A retry (same Idempotency-Key) of a cancellation that went through answers as the first request would have;
       // one whose carrier did not answer (CARRIER_UNAVAILABLE) is tried again.
       if (keyed && !keyed.attempt.fresh) {
-        const earlier = await deps.lifecycles.cancelled(record.uuid, updateId()!).catch(async (error: unknown) => {
+        const earlier = await deps.consignmentStarter.cancelled(record.uuid, updateId()!).catch(async (error: unknown) => {
           if (!isCarrierUnavailable(error)) throw error;
           await keyed.attempt.next();
           return undefined;
@@ -242,7 +244,7 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
       const { refusal } = cancelRule(record.status);
       if (refusal) throw new DomainError(refusal.code, { params: refusal.params });
       try {
-        const result = await deps.lifecycles.cancel(draftStartOf(record, caller.customerCode), updateId());
+        const result = await deps.consignmentStarter.cancel(workflowStartOf(record, caller.customerCode), updateId());
         return { consignment: result.consignmentId };
       } catch (error) {
         if (keyed && isCarrierUnavailable(error)) await keyed.attempt.next();
@@ -257,7 +259,7 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
     async ingestCarrierEvent(providerId: number, trackingCode: string, event: CarrierEvent): Promise<{ consignment: number } | undefined> {
       const target = await findByTrackingCode(deps.db, providerId, trackingCode);
       if (!target) return undefined;
-      await deps.lifecycles.carrierEvent(target.uuid, event);
+      await deps.consignmentStarter.carrierEvent(target.uuid, event);
       return { consignment: target.id };
     },
 
@@ -280,7 +282,7 @@ export function createConsignmentService(deps: ConsignmentServiceDeps) {
         if (byReference?.provider_id === account.providerId) target = byReference;
       }
       if (!target) return undefined;
-      await deps.lifecycles.carrierChanged(target.uuid);
+      await deps.consignmentStarter.carrierChanged(target.uuid);
       return { consignment: target.id };
     },
 

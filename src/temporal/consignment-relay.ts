@@ -6,11 +6,11 @@ import { startOutboxRelay, type OutboxRelay } from './outbox-relay';
 
 export interface ConsignmentRelayOptions {
   db: Database;
-  lifecycles: Pick<ConsignmentStarter, 'startDraft'> & Partial<Pick<ConsignmentStarter, 'workflowBacklog'>>;
+  consignmentStarter: Pick<ConsignmentStarter, 'startDraft'> & Partial<Pick<ConsignmentStarter, 'workflowBacklog'>>;
   /**
    * The most workflow tasks the relay lets wait for a worker (default 100): it starts only as many workflows as
    * leave the engine's backlog below this (a brake on the engine's load; the server refreshes the figure every
-   * few seconds). Without `lifecycles.workflowBacklog`, no brake.
+   * few seconds). Without `consignmentStarter.workflowBacklog`, no brake.
    */
   maxBacklog?: number;
   /** How often the relay asks the engine for its backlog (default 1000 ms; the server refreshes it every few seconds anyway) */
@@ -40,7 +40,7 @@ export type ConsignmentRelay = OutboxRelay;
  * Failed starts are given back at once: the engine may be back by the next round. Runs where the worker runs.
  */
 export function startConsignmentRelay(options: ConsignmentRelayOptions): ConsignmentRelay {
-  const { db, lifecycles } = options;
+  const { db, consignmentStarter } = options;
   const batchSize = options.batchSize ?? 200;
   const leaseSeconds = options.leaseSeconds ?? 30;
   const maxBacklog = options.maxBacklog ?? 100;
@@ -48,12 +48,12 @@ export function startConsignmentRelay(options: ConsignmentRelayOptions): Consign
   const backlogReadMs = options.backlogReadMs ?? 1000;
   /** The engine's backlog as last read (the relay asks at most once every backlogReadMs). */
   let lastBacklog = { at: Number.NEGATIVE_INFINITY, value: 0 };
-  const workflowBacklog = lifecycles.workflowBacklog?.bind(lifecycles);
+  const workflowBacklog = consignmentStarter.workflowBacklog?.bind(consignmentStarter);
   const ids = (drafts: DraftStart[]) => drafts.map((d) => d.id);
   return startOutboxRelay<DraftStart>({
     name: 'consignment',
     claim: (limit) => claimDraftStarts(db, limit, leaseSeconds, graceSeconds),
-    start: (draft) => lifecycles.startDraft(draft),
+    start: (draft) => consignmentStarter.startDraft(draft),
     complete: (drafts) => completeDraftStarts(db, ids(drafts)),
     release: (drafts) => releaseDraftStarts(db, ids(drafts)),
     // With a grace time, entries too young to claim may still be queued.

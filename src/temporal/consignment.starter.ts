@@ -62,8 +62,11 @@ export interface ConsignmentStarterDeps {
  */
 export type { DraftStart };
 
-/** A consignment record as a DraftStart, for the customer whose code is `customerCode`. */
-export const draftStartOf = (record: ConsignmentRef, customerCode: string): DraftStart => ({
+/**
+ * What starting a consignment's workflow needs, from its record, for the customer whose code is `customerCode`. Every
+ * change is an update-with-start, so a draft's update and a processed consignment's cancel take it alike.
+ */
+export const workflowStartOf = (record: ConsignmentRef, customerCode: string): DraftStart => ({
   id: record.id,
   uuid: record.uuid,
   referenceNo: record.reference_no,

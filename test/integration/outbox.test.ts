@@ -40,7 +40,7 @@ describe('the consignment outbox', () => {
     expect(await countDraftStarts(svc.db)).toBe(before + 1);
     expect(await exists(draft.uuid)).toBeUndefined();
 
-    const relay = startConsignmentRelay({ db: svc.db, lifecycles: starter });
+    const relay = startConsignmentRelay({ db: svc.db, consignmentStarter: starter });
     try {
       await relay.drained();
     } finally {
@@ -58,7 +58,7 @@ describe('the consignment outbox', () => {
     expect((await api.details(draft.id)).status).toBe(2);
 
     const started: string[] = [];
-    const relay = startConsignmentRelay({ db: svc.db, lifecycles: { startDraft: async (d) => (started.push(d.uuid), starter.startDraft(d)) } });
+    const relay = startConsignmentRelay({ db: svc.db, consignmentStarter: { startDraft: async (d) => (started.push(d.uuid), starter.startDraft(d)) } });
     try {
       await relay.drained();
     } finally {
@@ -99,8 +99,8 @@ describe('the consignment outbox', () => {
       },
     };
     const relays = [
-      startConsignmentRelay({ db: svc.db, lifecycles: counting, batchSize: 7, concurrency: 4, idleMs: 100 }),
-      startConsignmentRelay({ db: svc.db, lifecycles: counting, batchSize: 5, concurrency: 4, idleMs: 100 }),
+      startConsignmentRelay({ db: svc.db, consignmentStarter: counting, batchSize: 7, concurrency: 4, idleMs: 100 }),
+      startConsignmentRelay({ db: svc.db, consignmentStarter: counting, batchSize: 5, concurrency: 4, idleMs: 100 }),
     ];
     try {
       for (let i = 0; i < 100 && (await countDraftStarts(svc.db)) > 0; i++) await new Promise((r) => setTimeout(r, 100));
@@ -126,7 +126,7 @@ describe('the consignment outbox', () => {
     };
     const relay = startConsignmentRelay({
       db: svc.db,
-      lifecycles: {
+      consignmentStarter: {
         startDraft: async (d) => (started.push(d.uuid), starter.startDraft(d)),
         workflowBacklog: async () => (reads++, Math.max(0, waiting + started.length)),
       },
@@ -171,7 +171,7 @@ describe('the consignment outbox', () => {
   it('leaves a new draft to its client for the grace time: one processed at once is started by its processing at the default priority, the others by the relay at a lower one', async () => {
     const waiting = await api.draft(draftBody({ reference_no: 'OUT-6-A' }));
     const processedAtOnce = await api.draft(draftBody({ reference_no: 'OUT-6-B' }));
-    const relay = startConsignmentRelay({ db: svc.db, lifecycles: starter, graceMs: 1500, idleMs: 50 });
+    const relay = startConsignmentRelay({ db: svc.db, consignmentStarter: starter, graceMs: 1500, idleMs: 50 });
     try {
       expect((await api.process(processedAtOnce.id)).statusCode).toBe(200);
       await relay.drained();

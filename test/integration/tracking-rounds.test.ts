@@ -58,7 +58,7 @@ describe('a tracking round', () => {
       },
     } as unknown as Carrier;
     const providers = { carrierFor: async () => carrier } as unknown as Providers;
-    const activities = createTrackingActivities({ db, providers, lifecycles: { carrierEvent: async () => true }, trackingIntervalMs: INTERVAL_MS });
+    const activities = createTrackingActivities({ db, providers, consignmentStarter: { carrierEvent: async () => true }, trackingIntervalMs: INTERVAL_MS });
 
     await tracked('DUE-1', -1, 60);
     await tracked('DUE-2', -5, null);

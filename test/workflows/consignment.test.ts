@@ -10,7 +10,7 @@ import {
   updateDraftUpdate,
   type CarrierEvent,
 } from '../../workflows/consignment.messages';
-import { createConsignmentStarter, draftStartOf } from '../../src/temporal/consignment.starter';
+import { createConsignmentStarter, workflowStartOf } from '../../src/temporal/consignment.starter';
 import {
   carrierEvent,
   createConsignment,
@@ -48,7 +48,7 @@ describe('consignment workflow: creation by the relay', () => {
       expect(calls).toEqual([]);
       // Starting it again (the relay retrying after a lost answer, or another relay) uses the running workflow.
       const starter = createConsignmentStarter({ client: ctx.env.client, taskQueue });
-      await starter.startDraft(draftStartOf(record, CUSTOMER.customerCode));
+      await starter.startDraft(workflowStartOf(record, CUSTOMER.customerCode));
       expect((await handle.describe()).runId).toBe(description.runId);
       expect(calls).toEqual([]);
       await terminateWhenPublished(handle, allPublished);

@@ -7,7 +7,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { ConsignmentRecord } from '../../src/domain/consignment';
 import { STATUS } from '../../src/domain/statuses';
-import { consignmentWorkflowId, createConsignmentStarter, draftStartOf } from '../../src/temporal/consignment.starter';
+import { consignmentWorkflowId, createConsignmentStarter, workflowStartOf } from '../../src/temporal/consignment.starter';
 import { DYNAMIC_CONFIG } from '../../src/temporal/dev-server';
 import type { BookedShipment, ProcessingPlan } from '../../src/domain/shipment';
 import type { LifecycleActivities, StatusChange } from '../../workflows/activities';
@@ -476,7 +476,7 @@ export async function createConsignment(
   if (!seed) throw new Error(`no lifecycle fakes serve task queue ${taskQueue}: run createConsignment inside withWorker(ctx, lifecycleFakes().fakes, ...)`);
   const record = seed(uuid, request);
   const starter = createConsignmentStarter({ ...input, client: ctx.env.client, taskQueue });
-  const draft = draftStartOf(record, CUSTOMER.customerCode);
+  const draft = workflowStartOf(record, CUSTOMER.customerCode);
   if (options.workflowTaskTimeout)
     await ctx.env.client.workflow.start<typeof consignmentWorkflow>('consignmentWorkflow', { ...starter.relayStartOptions(draft), ...options });
   else expect(await starter.startDraft(draft)).toBe(true);
