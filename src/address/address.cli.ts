@@ -1,6 +1,7 @@
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Command } from 'commander';
 import { openDatabase, type Database } from '../db/database';
+import { loadConfig } from '../config';
 import { migrate } from '../db/migrate';
 import { addressDataCountries, ensureAddressData } from './address-data';
 import { SEARCH_FIELDS, searchAddresses, type SearchField } from '../db/addresses.repository';
@@ -53,8 +54,8 @@ export function addressCommand(name = 'address'): Command {
 }
 
 async function withDatabase(fn: (db: Database) => Promise<void>): Promise<void> {
-  const url = process.env.DATABASE_URL || undefined;
-  const db = await openDatabase({ url, dataDir: url ? undefined : join(resolve(process.env.DATA_DIR || './data'), 'pglite') });
+  const config = loadConfig();
+  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.databaseUrl ? undefined : join(config.dataDir, 'pglite') });
   try {
     await migrate(db);
     await fn(db);
