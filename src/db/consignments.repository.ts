@@ -110,8 +110,8 @@ export type ConsignmentDetails = { consignment: ConsignmentRecord; history: Hist
 
 /**
  * A detail SELECT's rows as one JSON text each (`detail`), in the SELECT's order of `c.created_at DESC, c.id
- * DESC` when `ordered`. PGlite's thread then reads one field a row instead of 41 and hands over a string: the
- * detail lookup took 0.26 ms of its CPU instead of 0.49.
+ * DESC` when `ordered`. PGlite's thread then reads one field a row instead of 41 and hands over one string, which
+ * halves what a detail lookup costs the thread (docs/operations.md).
  */
 const asJsonText = (select: string, ordered = false) =>
   `SELECT row_to_json(x)::text AS detail FROM (${select}) x${ordered ? ' ORDER BY x.created_at DESC, x.id DESC' : ''}`;
@@ -169,7 +169,7 @@ const DETAILS_BY_IDS = {
 
 /**
  * Plans the lookups by id (one, and many at once) before the first request needs them: where statements are
- * kept prepared (PGlite's thread), the first lookups after a start otherwise wait 20–40 ms for the planning.
+ * kept prepared (PGlite's thread), the first lookups after a start would otherwise wait for the planning.
  */
 export async function prepareDetailLookups(q: Queryable): Promise<void> {
   await findConsignmentDetails({ query: (sql, params) => q.query(sql, params) }, { id: 0, customerId: 0 });

@@ -25,7 +25,7 @@ export function apiKeyOf(request: FastifyRequest): string | undefined {
 
 /**
  * How long a key found valid is taken as valid without asking the database again (per API process): a
- * statement per request was a third of a lookup's database time. A key revoked in the database stops working
+ * statement per request would be a large share of a lookup's database time. A key revoked in the database stops working
  * within this time. Keys not found are never remembered (random keys cannot fill the memory).
  */
 const KNOWN_KEY_MS = 10_000;
