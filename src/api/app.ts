@@ -6,9 +6,12 @@ import type { LabelLinks } from '../labels/label-links';
 import { clientErrorHandler, installErrorHandling, routerErrorHandler } from './errors';
 import type { ProviderDirectory } from './mappers/consignment.mapper';
 import { installAuth } from './plugins/auth';
+import { rememberSentBody } from './plugins/idempotency';
+import { zodValidatorCompiler } from './validation';
 import { i18nPlugin } from './plugins/i18n';
 import { textGuardPlugin } from './plugins/text-guard';
 import { openApiPlugin } from './openapi/document';
+import { bodyIsOptional } from './openapi/operation';
 import { addressRoutes } from './routes/address.routes';
 import { consignmentRoutes } from './routes/consignments.routes';
 import { draftRoutes } from './routes/drafts.routes';
@@ -142,10 +145,18 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
   if (deps.metrics) app.addHook('onResponse', countRequests(deps.metrics));
   installErrorHandling(app);
-  // Route schemas describe the API (the OpenAPI document); the handlers' zod parsing validates, and answers are
-  // plain JSON: Fastify neither validates nor serialises with them.
-  app.setValidatorCompiler(() => () => true);
+  // Each route's zod schemas validate its input (src/api/validation.ts). Answers are plain JSON, not serialised
+  // by their schemas: a serialiser would drop what a schema does not list, and lookups answer prepared bytes.
+  app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // Idempotency compares the body as sent (validation replaces request.body by its parsed form).
+  app.addHook('preValidation', rememberSentBody);
+  // A body that may be left out is validated as `{}` when it is: Fastify hands a validator null for a missing
+  // body, which a JSON `null` (refused) also is.
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (request.body === undefined && bodyIsOptional(request.routeOptions.schema)) request.body = {};
+    done();
+  });
   app.register(openApiPlugin);
   app.register(i18nPlugin);
   app.register(textGuardPlugin);

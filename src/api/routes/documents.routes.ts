@@ -17,7 +17,7 @@ const upload = operation({
     'A PDF, PNG or JPEG (recognised from its content, not its name or declared type), up to DOCUMENT_MAX_BYTES (10 MB by default), as the `file` part of a multipart body. Drafts reference it by its `id` in `documents[]`; lookups list it with a signed download link.',
   tags: ['Documents'],
   access: 'apiKey',
-  body: {
+  bodyContent: {
     required: true,
     content: {
       'multipart/form-data': {

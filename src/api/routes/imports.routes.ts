@@ -31,7 +31,7 @@ const startImport = operation({
   summary: 'Import orders from a CSV file',
   description:
     'Each order of the file becomes a draft (and, with `process`, a label), in the background: the answer (202) is the import, whose progress `GET /imports/{id}` shows. A bad row is reported in the error list, it does not stop the others.',
-  body: {
+  bodyContent: {
     required: true,
     content: {
       'multipart/form-data': {

@@ -112,7 +112,7 @@ const receiveOrders = operation({
   tags: ['Carrier callbacks'],
   access: 'orderWebhookSignature',
   params: sourceId,
-  body: {
+  bodyContent: {
     required: true,
     content: {
       'application/json': { schema: { type: 'object', description: 'the order, as the platform sends it (Shopify `Order`, WooCommerce REST `order`)' } },
