@@ -48,7 +48,12 @@ export const zodValidatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, h
     try {
       const result = schema.safeParse(data, { reportInput: true });
       if (result.success) return { value: result.data };
-      return { error: new DomainError('VALIDATION_FAILED', result.error.issues.map((issue) => zodIssue(issue))) };
+      return {
+        error: new DomainError(
+          'VALIDATION_FAILED',
+          result.error.issues.map((issue) => zodIssue(issue)),
+        ),
+      };
     } catch (error) {
       if (error instanceof DomainError) return { error };
       throw error;

@@ -5,7 +5,8 @@ import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
 import type { CarrierAccountService } from '../../services/carrier-accounts.service';
 import { CarrierAccountAnswer, toCarrierAccountResponse } from '../mappers/carrier-account.mapper';
 import { envelope, operation, page, requestSchema } from '../openapi/operation';
-import { idParam, idParams, MAX_PROVIDER_ID, pageParams } from './params';
+import type { FastifyRequest } from 'fastify';
+import { idParam, idParams, MAX_PROVIDER_ID, pageParams, parseId } from './params';
 import { parsedBy, type RoutesPlugin } from '../validation';
 
 const providerId = idParams(z.object({ provider_id: idParam }), 'provider_id', MAX_PROVIDER_ID);
@@ -83,9 +84,11 @@ export function carrierAccountRoutes(deps: { carrierAccounts: CarrierAccountServ
       return { status: true, message: null, data: toCarrierAccountResponse(account) };
     });
 
-    app.put('/carrier-accounts/:provider_id', { schema: replaceAccount }, async (request) => {
+    // An unknown account is 404 whatever the body: looked up before the body is checked (a bad id is 400 first).
+    const accountExists = async (request: FastifyRequest) =>
+      void (await deps.carrierAccounts.get(request.caller, parseId((request.params as { provider_id: string }).provider_id, 'provider_id', MAX_PROVIDER_ID)));
+    app.put('/carrier-accounts/:provider_id', { schema: replaceAccount, preValidation: accountExists }, async (request) => {
       const providerId = request.params.provider_id;
-      await deps.carrierAccounts.get(request.caller, providerId);
       const account = await deps.carrierAccounts.replace(request.caller, providerId, request.body);
       return { status: true, message: translate(SUCCESS_MESSAGES.CARRIER_ACCOUNT_UPDATED, request.locale), data: toCarrierAccountResponse(account) };
     });

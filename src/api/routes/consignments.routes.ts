@@ -153,15 +153,11 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): RoutesPlugin {
       return { status: true, message: null, data: pageResponse(results, pageRequest, total) };
     });
 
-    app.get(
-      '/consignments/find/reference_no/:reference_no',
-      { preValidation: lookupLimit, schema: findByReference },
-      async (request, reply) => {
-        const referenceNo = request.params.reference_no;
-        const found = await deps.consignments.find({ referenceNo, customerId: request.caller.customerId });
-        return lookupAnswer(found, request, reply);
-      },
-    );
+    app.get('/consignments/find/reference_no/:reference_no', { preValidation: lookupLimit, schema: findByReference }, async (request, reply) => {
+      const referenceNo = request.params.reference_no;
+      const found = await deps.consignments.find({ referenceNo, customerId: request.caller.customerId });
+      return lookupAnswer(found, request, reply);
+    });
 
     app.get('/consignments/:id/details', { preValidation: lookupLimit, schema: findById }, async (request, reply) => {
       const { id } = request.params;

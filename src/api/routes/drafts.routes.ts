@@ -34,7 +34,8 @@ const CREATE_EXAMPLE = {
 
 /** A start-process body: the label format, and the draft fields to apply first (null: none sent). */
 function processInput(body: unknown): { format: LabelFormat; patch: DraftInput | null } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_TYPE', params: { type: 'object' } }]);
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_TYPE', params: { type: 'object' } }]);
   const { label_format: format = 'pdf', ...fields } = body as Record<string, unknown>;
   if (!(LABEL_FORMATS as readonly unknown[]).includes(format)) throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_CHOICE', field: 'label_format' }]);
   return { format: format as LabelFormat, patch: Object.keys(fields).length === 0 ? null : parseDraftInput(fields, 'update') };

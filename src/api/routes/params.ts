@@ -40,7 +40,11 @@ export const providerIdParams = z.object({ id: idParam.meta({ description: 'the 
 export function idParams<S extends z.ZodObject>(documented: S, field: string, max = MAX_ID) {
   return parsedBy(
     documented,
-    (params) => Object.fromEntries(Object.entries(params as Record<string, string>).map(([key, value]) => [key, parseId(value, field, max)])) as Record<keyof z.input<S>, number>,
+    (params) =>
+      Object.fromEntries(Object.entries(params as Record<string, string>).map(([key, value]) => [key, parseId(value, field, max)])) as Record<
+        keyof z.input<S>,
+        number
+      >,
   );
 }
 
@@ -48,3 +52,14 @@ export function idParams<S extends z.ZodObject>(documented: S, field: string, ma
 export function pageParams(bounds: { defaultLimit?: number; maxLimit?: number } = {}) {
   return parsedBy(pageQuery(bounds), (query) => parsePageRequest(query, bounds));
 }
+
+/**
+ * Parameters taken as sent: the handler or service judges them with its own answer (a value that names nothing
+ * is "not found", a link that does not verify is 403), never a 400, so the schema documents and types them.
+ */
+export function asSent<S extends z.ZodObject>(documented: S) {
+  return parsedBy(documented, (params) => params as z.input<S>);
+}
+
+/** `{id}` a provider id, undefined when the path cannot name one (the routes answer "not found" or 401 then, not 400). */
+export const providerIdPath = parsedBy(providerIdParams, (params) => ({ id: providerIdOf(params.id) }));
