@@ -40,9 +40,12 @@ export interface IdempotentAttempt {
 /** Each request's body as sent: a retry is the same request when it sends the same JSON, whatever validation makes of it. */
 const sentBodies = new WeakMap<FastifyRequest, unknown>();
 
-/** preValidation hook: keeps the body as sent for `idempotent`. */
+/**
+ * preValidation hook: keeps the body as sent for `idempotent` where a body schema will replace it. A route without
+ * one (a multipart upload) sets request.body itself to what identifies the request.
+ */
 export function rememberSentBody(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
-  sentBodies.set(request, request.body);
+  if ((request.routeOptions.schema as { body?: unknown } | undefined)?.body !== undefined) sentBodies.set(request, request.body);
   done();
 }
 
