@@ -121,7 +121,7 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): RoutesPlugin {
         { providers: deps.providers, labelUrl: deps.labelLinks.url, documentUrl: deps.labelLinks.documentUrl, sdrRates: deps.customs.rates },
         request,
       );
-    // The limits count every request, before its input is checked (as the lookups' own refusals count).
+    // The limits count every request, refused ones too: they run before the input is checked.
     const lookupLimit = deps.lookupLimit ? [deps.lookupLimit] : [];
     /**
      * A lookup's answer as sent (the JSON as UTF-8 bytes, outside V8's heap), kept beside details that a read
