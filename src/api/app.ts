@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type preValidationAsyncHookHandler } from 'fastify';
+import Fastify, { type FastifyInstance, type preValidationAsyncHookHandler, type preValidationHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database';
@@ -135,6 +135,18 @@ export const apiPlugin = fp<AppDeps>(
       for (const method of [route.method].flat()) {
         routes.push({ method, url: route.url, hidden: (route.schema as { hide?: boolean } | undefined)?.hide === true });
       }
+      // A route whose body schema replaces request.body: idempotency compares the body as sent, and a body that
+      // may be left out is validated as `{}` when it is (Fastify hands a validator null for a missing body,
+      // which a JSON `null`, refused, also is). Before the route's own preValidation hooks.
+      if ((route.schema as { body?: unknown } | undefined)?.body !== undefined) {
+        const optional = bodyIsOptional(route.schema);
+        const keepSentBody: preValidationHookHandler = (request, _reply, done) => {
+          rememberSentBody(request);
+          if (optional && request.body === undefined) request.body = {};
+          done();
+        };
+        route.preValidation = [keepSentBody, ...(route.preValidation === undefined ? [] : [route.preValidation].flat())];
+      }
     });
 
     // JSON only: without this, Fastify would also accept text/plain bodies. An empty JSON body is no body
@@ -164,14 +176,6 @@ export const apiPlugin = fp<AppDeps>(
     // by their schemas: a serialiser would drop what a schema does not list, and lookups answer prepared bytes.
     app.setValidatorCompiler(zodValidatorCompiler);
     app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-    // Idempotency compares the body as sent (validation replaces request.body by its parsed form).
-    app.addHook('preValidation', rememberSentBody);
-    // A body that may be left out is validated as `{}` when it is: Fastify hands a validator null for a missing
-    // body, which a JSON `null` (refused) also is.
-    app.addHook('preValidation', (request, _reply, done) => {
-      if (request.body === undefined && bodyIsOptional(request.routeOptions.schema)) request.body = {};
-      done();
-    });
     app.register(openApiPlugin);
     app.register(i18nPlugin);
     app.register(textGuardPlugin);

@@ -41,12 +41,11 @@ export interface IdempotentAttempt {
 const sentBodies = new WeakMap<FastifyRequest, unknown>();
 
 /**
- * preValidation hook: keeps the body as sent for `idempotent` where a body schema will replace it. A route without
- * one (a multipart upload) sets request.body itself to what identifies the request.
+ * Keeps the body as sent for `idempotent`, before a route's body schema replaces it (app.ts, for routes with one).
+ * A route without one (a multipart upload) sets request.body itself to what identifies the request.
  */
-export function rememberSentBody(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
-  if ((request.routeOptions.schema as { body?: unknown } | undefined)?.body !== undefined) sentBodies.set(request, request.body);
-  done();
+export function rememberSentBody(request: FastifyRequest): void {
+  sentBodies.set(request, request.body);
 }
 
 /**
