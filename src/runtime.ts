@@ -321,7 +321,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
         },
         metrics,
         isDraining: () => draining,
-        ...(options.worker ? { sdkMetrics: temporalSdkMetrics } : {}),
+        sdkMetrics: options.worker ? temporalSdkMetrics : null,
         lookupLimit: rateLimitHook(lookupLimiter, lookupPolicy),
         listLimit: rateLimitHook(listLimiter, listPolicy),
         health,

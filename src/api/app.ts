@@ -1,14 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type preHandlerAsyncHookHandler } from 'fastify';
+import Fastify, { type FastifyInstance, type preValidationAsyncHookHandler, type preValidationHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database';
 import type { LabelLinks } from '../labels/label-links';
 import { clientErrorHandler, installErrorHandling, routerErrorHandler } from './errors';
 import type { ProviderDirectory } from './mappers/consignment.mapper';
 import { installAuth } from './plugins/auth';
+import { rememberSentBody } from './plugins/idempotency';
+import { zodValidatorCompiler } from './validation';
 import { i18nPlugin } from './plugins/i18n';
 import { textGuardPlugin } from './plugins/text-guard';
 import { openApiPlugin } from './openapi/document';
+import { bodyIsOptional } from './openapi/operation';
 import { addressRoutes } from './routes/address.routes';
 import { consignmentRoutes } from './routes/consignments.routes';
 import { draftRoutes } from './routes/drafts.routes';
@@ -41,6 +45,10 @@ import { countRequests, metricsRoutes } from './routes/metrics.routes';
 import type { Metrics } from '../metrics';
 import { serverTiming, withStageTimes, type StageTimes } from '../stage-timing';
 
+/**
+ * Everything the HTTP API is built from. Every route group is always mounted: harnesses that exercise a part of
+ * the API pass test doubles for the services they do not call (test/support/app-doubles.ts).
+ */
 export interface AppDeps {
   db: Database;
   consignments: ConsignmentService;
@@ -51,32 +59,31 @@ export interface AppDeps {
   sandboxProviders: Set<number>;
   /** bearer token per provider id for carrier event pushes */
   carrierPushTokens: Map<number, string>;
-  /** webhook registration and delivery log (absent in harnesses that do not need it) */
-  webhooks?: WebhookService;
-  /** carrier accounts (absent in harnesses that do not need them) */
-  carrierAccounts?: CarrierAccountService;
-  /** the providers list and account logos (absent in harnesses that do not need them) */
-  providerService?: ProviderService;
-  /** order imports (absent in harnesses that do not need them) */
-  imports?: ImportService;
-  /** order sources and their webhook deliveries (absent in harnesses that do not need them) */
-  orderSources?: OrderSourceService;
-  /** uploaded documents (absent in harnesses that do not need them) */
-  documents?: DocumentService;
-  /** the browser console under /console (absent in harnesses that do not need it) */
-  console?: Pick<ConsoleDeps, 'sessions' | 'secureCookies' | 'temporalUiUrl' | 'temporalNamespace'>;
-  /** SDR per currency unit for the CN22/CN23 choice (CUSTOMS_SDR_RATES; default the built-in table) */
-  sdrRates?: SdrRates;
+  /** webhook registration and delivery log */
+  webhooks: WebhookService;
+  carrierAccounts: CarrierAccountService;
+  /** the providers list and account logos */
+  providerService: ProviderService;
+  /** order imports */
+  imports: ImportService;
+  /** order sources and their webhook deliveries */
+  orderSources: OrderSourceService;
+  /** uploaded documents */
+  documents: DocumentService;
+  /** the browser console under /console */
+  console: Pick<ConsoleDeps, 'sessions' | 'secureCookies' | 'temporalUiUrl' | 'temporalNamespace'>;
+  /** SDR per currency unit for the CN22/CN23 choice (CUSTOMS_SDR_RATES) */
+  sdrRates: SdrRates;
   /** rate limit of the lookups (docs/api.md) */
-  lookupLimit?: preHandlerAsyncHookHandler;
+  lookupLimit: preValidationAsyncHookHandler;
   /** rate limit of the consignment list */
-  listLimit?: preHandlerAsyncHookHandler;
+  listLimit: preValidationAsyncHookHandler;
   /** true once the process is stopping: /readyz answers 503 */
-  isDraining?: () => boolean;
-  /** the process's metrics: counted per request and served at GET /metrics (absent in harnesses that do not need them) */
-  metrics?: Metrics;
-  /** the Temporal SDK's worker metrics, appended to GET /metrics where this process runs a worker */
-  sdkMetrics?: () => Promise<string>;
+  isDraining: () => boolean;
+  /** the process's metrics: counted per request and served at GET /metrics */
+  metrics: Metrics;
+  /** the Temporal SDK's worker metrics, appended to GET /metrics; null where this process runs no worker */
+  sdkMetrics: (() => Promise<string>) | null;
   logger: Logger;
   bodyLimitBytes: number;
 }
@@ -111,67 +118,90 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     // The router's own refusals (a path that does not decode) come before any hook.
     frameworkErrors: routerErrorHandler,
   }) as unknown as FastifyInstance;
-  const routes: RouteEntry[] = [];
-  routeTables.set(app, routes);
-  app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) {
-      routes.push({ method, url: route.url, hidden: (route.schema as { hide?: boolean } | undefined)?.hide === true });
-    }
-  });
+  routeTables.set(app, []);
+  app.register(apiPlugin, deps);
+  return app;
+}
 
-  // JSON only: without this, Fastify would also accept text/plain bodies. An empty JSON body is no body
-  // (start-process takes an optional one); anything else goes through Fastify's safe JSON parser.
-  app.removeContentTypeParser(['text/plain']);
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
-    return parseJson(request, body as string, done);
-  });
-  // Each request's stage times (database, engine), answered as its Server-Timing header: run() around the rest
-  // of the hook chain, so everything the request starts counts into its own entry.
-  const stageTimes = new WeakMap<object, StageTimes>();
-  app.addHook('onRequest', (request, _reply, done) => {
-    const times: StageTimes = new Map();
-    stageTimes.set(request, times);
-    withStageTimes(times, done);
-  });
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-    const times = stageTimes.get(request);
-    if (times) reply.header('server-timing', serverTiming(times, reply.elapsedTime));
-  });
-  if (deps.metrics) app.addHook('onResponse', countRequests(deps.metrics));
-  installErrorHandling(app);
-  // Route schemas describe the API (the OpenAPI document); the handlers' zod parsing validates, and answers are
-  // plain JSON: Fastify neither validates nor serialises with them.
-  app.setValidatorCompiler(() => () => true);
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  app.register(openApiPlugin);
-  app.register(i18nPlugin);
-  app.register(textGuardPlugin);
-  app.register(healthRoutes(deps.health, deps.isDraining));
-  if (deps.metrics) app.register(metricsRoutes({ metrics: deps.metrics, sdkMetrics: deps.sdkMetrics }));
-  // Without an API key: provider logos (public images), the public tracking view (the label's QR code), and
-  // carriers' callbacks: event pushes (carrier bearer tokens) and carrier accounts' status webhooks (the secret
-  // header registered at the remote).
-  app.register(providerRoutes({ providers: deps.providerService }), { prefix: '/api/v1' });
-  app.register(trackingRoutes({ consignments: deps.consignments }), { prefix: '/api/v1' });
-  app.register(carrierCallbackRoutes({ consignments: deps.consignments, pushTokens: deps.carrierPushTokens, carrierAccounts: deps.carrierAccounts }), {
-    prefix: '/api/v1',
-  });
-  // Label downloads are authorised by their signed URL, not an API key (docs/api.md, "Labels").
-  app.register(labelRoutes({ consignments: deps.consignments, labelLinks: deps.labelLinks }), { prefix: '/api/v1' });
-  if (deps.documents) app.register(documentDownloadRoutes({ documents: deps.documents, labelLinks: deps.labelLinks }), { prefix: '/api/v1' });
-  // Order webhooks of shops are authorised by their signature, not an API key (docs/order-feeds.md).
-  if (deps.orderSources) app.register(orderDeliveryRoutes({ orderSources: deps.orderSources }), { prefix: '/api/v1' });
-  const customs = createCustomsService({
-    consignments: deps.consignments,
-    carrierName: async (id) => (await deps.providers(id))?.name,
-    sdrRates: deps.sdrRates,
-  });
-  const labelBatches = createLabelBatchService({ db: deps.db });
-  const addresses = createAddressService({ db: deps.db });
-  if (deps.console) {
+/**
+ * The HTTP API as a plugin of the instance buildApp makes (its hooks, parsers and error handler apply to the
+ * whole instance): every route, from the one dependency object.
+ */
+export const apiPlugin = fp<AppDeps>(
+  async function api(app, deps) {
+    const routes = routeTables.get(app) ?? [];
+    routeTables.set(app, routes);
+    app.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) {
+        routes.push({ method, url: route.url, hidden: (route.schema as { hide?: boolean } | undefined)?.hide === true });
+      }
+      // A route whose body schema replaces request.body: idempotency compares the body as sent, and a body that
+      // may be left out is validated as `{}` when it is (Fastify hands a validator null for a missing body,
+      // which a JSON `null`, refused, also is). Before the route's own preValidation hooks.
+      if ((route.schema as { body?: unknown } | undefined)?.body !== undefined) {
+        const optional = bodyIsOptional(route.schema);
+        const keepSentBody: preValidationHookHandler = (request, _reply, done) => {
+          rememberSentBody(request);
+          if (optional && request.body === undefined) request.body = {};
+          done();
+        };
+        route.preValidation = [keepSentBody, ...(route.preValidation === undefined ? [] : [route.preValidation].flat())];
+      }
+    });
+
+    // JSON only: without this, Fastify would also accept text/plain bodies. An empty JSON body is no body
+    // (start-process takes an optional one); anything else goes through Fastify's safe JSON parser.
+    app.removeContentTypeParser(['text/plain']);
+    const parseJson = app.getDefaultJsonParser('error', 'error');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
+      return parseJson(request, body as string, done);
+    });
+    // Each request's stage times (database, engine), answered as its Server-Timing header: run() around the rest
+    // of the hook chain, so everything the request starts counts into its own entry.
+    const stageTimes = new WeakMap<object, StageTimes>();
+    app.addHook('onRequest', (request, _reply, done) => {
+      const times: StageTimes = new Map();
+      stageTimes.set(request, times);
+      withStageTimes(times, done);
+    });
+    app.addHook('onSend', async (request, reply) => {
+      reply.header('x-request-id', request.id);
+      const times = stageTimes.get(request);
+      if (times) reply.header('server-timing', serverTiming(times, reply.elapsedTime));
+    });
+    app.addHook('onResponse', countRequests(deps.metrics));
+    installErrorHandling(app);
+    // Each route's zod schemas validate its input (src/api/validation.ts). Answers are plain JSON, not serialised
+    // by their schemas: a serialiser would drop what a schema does not list, and lookups answer prepared bytes.
+    app.setValidatorCompiler(zodValidatorCompiler);
+    app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+    app.register(openApiPlugin);
+    app.register(i18nPlugin);
+    app.register(textGuardPlugin);
+    app.register(healthRoutes(deps.health, deps.isDraining));
+    app.register(metricsRoutes({ metrics: deps.metrics, sdkMetrics: deps.sdkMetrics ?? undefined }));
+    // Without an API key: provider logos (public images), the public tracking view (the label's QR code), and
+    // carriers' callbacks: event pushes (carrier bearer tokens) and carrier accounts' status webhooks (the secret
+    // header registered at the remote).
+    app.register(providerRoutes({ providers: deps.providerService }), { prefix: '/api/v1' });
+    app.register(trackingRoutes({ consignments: deps.consignments }), { prefix: '/api/v1' });
+    app.register(carrierCallbackRoutes({ consignments: deps.consignments, pushTokens: deps.carrierPushTokens, carrierAccounts: deps.carrierAccounts }), {
+      prefix: '/api/v1',
+    });
+    // Label downloads are authorised by their signed URL, not an API key (docs/api.md, "Labels").
+    app.register(labelRoutes({ consignments: deps.consignments, labelLinks: deps.labelLinks }), { prefix: '/api/v1' });
+    app.register(documentDownloadRoutes({ documents: deps.documents, labelLinks: deps.labelLinks }), { prefix: '/api/v1' });
+    // Order webhooks of shops are authorised by their signature, not an API key (docs/order-feeds.md).
+    app.register(orderDeliveryRoutes({ orderSources: deps.orderSources }), { prefix: '/api/v1' });
+    const customs = createCustomsService({
+      consignments: deps.consignments,
+      carrierName: async (id) => (await deps.providers(id))?.name,
+      sdrRates: deps.sdrRates,
+    });
+    const labelBatches = createLabelBatchService({ db: deps.db });
+    const addresses = createAddressService({ db: deps.db });
+    // The browser console, and the root redirecting to it.
     app.register(
       consolePlugin({
         ...deps.console,
@@ -190,33 +220,33 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       { prefix: CONSOLE_PREFIX },
     );
     app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect(CONSOLE_PREFIX, 303));
-  }
-  app.register(
-    async (v1) => {
-      installAuth(v1, deps.db);
-      v1.register(addressRoutes({ addresses }));
-      v1.register(draftRoutes({ db: deps.db, consignments: deps.consignments }));
-      v1.register(
-        consignmentRoutes({
-          db: deps.db,
-          consignments: deps.consignments,
-          providers: deps.providers,
-          labelLinks: deps.labelLinks,
-          lookupLimit: deps.lookupLimit,
-          listLimit: deps.listLimit,
-          customs,
-        }),
-      );
-      if (deps.webhooks) v1.register(webhookRoutes({ webhooks: deps.webhooks }));
-      if (deps.carrierAccounts) v1.register(carrierAccountRoutes({ carrierAccounts: deps.carrierAccounts }));
-      if (deps.providerService) v1.register(providerListRoutes({ providers: deps.providerService }));
-      if (deps.imports) v1.register(importRoutes({ db: deps.db, imports: deps.imports }));
-      if (deps.orderSources) v1.register(orderSourceRoutes({ orderSources: deps.orderSources }));
-      v1.register(labelBatchRoutes({ batches: labelBatches, imports: deps.imports }));
-      if (deps.documents) v1.register(documentRoutes({ documents: deps.documents, labelLinks: deps.labelLinks }));
-      if (deps.sandboxProviders.size > 0) v1.register(sandboxRoutes({ consignments: deps.consignments, sandboxProviders: deps.sandboxProviders }));
-    },
-    { prefix: '/api/v1' },
-  );
-  return app;
-}
+    app.register(
+      async (v1) => {
+        installAuth(v1, deps.db);
+        v1.register(addressRoutes({ addresses }));
+        v1.register(draftRoutes({ db: deps.db, consignments: deps.consignments }));
+        v1.register(
+          consignmentRoutes({
+            db: deps.db,
+            consignments: deps.consignments,
+            providers: deps.providers,
+            labelLinks: deps.labelLinks,
+            lookupLimit: deps.lookupLimit,
+            listLimit: deps.listLimit,
+            customs,
+          }),
+        );
+        v1.register(webhookRoutes({ webhooks: deps.webhooks }));
+        v1.register(carrierAccountRoutes({ carrierAccounts: deps.carrierAccounts }));
+        v1.register(providerListRoutes({ providers: deps.providerService }));
+        v1.register(importRoutes({ db: deps.db, imports: deps.imports }));
+        v1.register(orderSourceRoutes({ orderSources: deps.orderSources }));
+        v1.register(labelBatchRoutes({ batches: labelBatches, imports: deps.imports }));
+        v1.register(documentRoutes({ documents: deps.documents, labelLinks: deps.labelLinks }));
+        if (deps.sandboxProviders.size > 0) v1.register(sandboxRoutes({ consignments: deps.consignments, sandboxProviders: deps.sandboxProviders }));
+      },
+      { prefix: '/api/v1' },
+    );
+  },
+  { name: 'consignflow-api' },
+);

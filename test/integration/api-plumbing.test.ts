@@ -3,7 +3,7 @@ import pino from 'pino';
 import { Writable } from 'node:stream';
 import { buildApp } from '../../src/api/app';
 import type { ConsignmentService } from '../../src/services/consignments.service';
-import { createLabelLinks } from '../../src/labels/label-links';
+import { appDoubles } from '../support/app-doubles';
 import { startTestService, type TestService } from '../support/test-service';
 
 let svc: TestService;
@@ -98,17 +98,7 @@ describe('envelope on every refusal', () => {
       }),
     );
     const failing = { find: async () => Promise.reject(new Error('relation "secret_table" does not exist')) } as unknown as ConsignmentService;
-    const app = buildApp({
-      db: svc.db,
-      consignments: failing,
-      providers: async () => undefined,
-      labelLinks: createLabelLinks('test-secret-test-secret', 'http://x.test'),
-      sandboxProviders: new Set(),
-      carrierPushTokens: new Map(),
-      health: svc.runtime.health,
-      logger,
-      bodyLimitBytes: 1024 * 1024,
-    });
+    const app = buildApp(appDoubles({ db: svc.db, consignments: failing, health: svc.runtime.health, logger }));
     try {
       const res = await app.inject({ method: 'GET', url: '/api/v1/consignments/1/details', headers: { apikey: key, 'x-request-id': 'req-test-500-abc' } });
       expect(res.statusCode).toBe(500);

@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import { STATUS_WEBHOOK_HEADER } from '../../carriers/consignment-api';
 import { DELETED_EVENT, deletedEventSchema, STATUS_UPDATED_EVENT, statusEventSchema } from '../../domain/webhook';
 import { PACKAGE_VERSION } from '../../project-root';
-import { answerSchema, components, componentRef, operation } from './operation';
+import { answerSchema, components, componentRef, documentOf, operation } from './operation';
 
 /** Where the document and the reference page are served. */
 export const OPENAPI_PATH = '/api/v1/openapi.json';
@@ -140,6 +140,8 @@ export const openApiPlugin = fp(
           [DELETED_EVENT]: webhookOperation('A draft was deleted', 'One POST when a draft is deleted, its last event', 'DeletedEvent'),
         },
       } as never,
+      // Routes carry their zod schemas (validation); the document describes each by its operation.
+      transform: ({ schema, url }) => ({ schema: documentOf(schema) as never, url }),
       transformObject: (documentObject) => finish((documentObject as { openapiObject: Record<string, unknown> }).openapiObject) as never,
     });
     await app.register(swaggerUi, {

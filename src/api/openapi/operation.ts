@@ -1,15 +1,13 @@
-import type { FastifySchema } from 'fastify';
 import { z } from 'zod';
+import { documentedSchema } from '../validation';
 
 /**
  * Route schemas for the OpenAPI document, from the zod schemas that validate input and shape answers.
  *
- * Bodies and answers are named schemas (components): the request schemas are the very ones the handlers parse
- * with (`io: 'input'`, what a client may send), the answer schemas are the ones the mappers' return types are
- * derived from (`io: 'output'`). Path and query parameters are converted where the route is described.
- * Fastify does not validate or serialise with these schemas (buildApp makes its compilers pass-through): the
- * handlers' zod parsing stays the one place input is checked, with our codes and messages, and answers are
- * plain JSON.
+ * Bodies and answers are named schemas (components): the request schemas are the very ones Fastify validates
+ * the body with (`io: 'input'`, what a client may send; src/api/validation.ts), the answer schemas are the ones
+ * the mappers' return types are derived from (`io: 'output'`). Path and query parameters are converted where the
+ * route is described. Answers are not serialised with their schemas: they leave as plain JSON.
  */
 
 type Meta = { id: string; description?: string; examples?: unknown[] };
@@ -151,16 +149,21 @@ export type Answer = {
   headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
 };
 
-export interface Operation {
+type Part = z.ZodType | undefined;
+
+export interface Operation<P extends Part = Part, Q extends Part = Part, B extends Part = Part> {
   operationId: string;
   summary: string;
   description?: string;
   tags: readonly string[];
   access: Access;
-  params?: z.ZodObject;
-  query?: z.ZodObject;
-  /** a named request schema (JSON body), or a hand-stated content map (multipart) */
-  body?: z.ZodType | { required: boolean; content: Record<string, unknown> };
+  /** the path parameters: a zod object, or a parser of one (`parsedBy`) */
+  params?: P;
+  query?: Q;
+  /** a named request schema (JSON body; or a parser of one), validated by Fastify */
+  body?: B;
+  /** a hand-stated content map of a body Fastify does not parse (multipart), for the document only */
+  bodyContent?: { required: boolean; content: Record<string, unknown> };
   /** the body may be left out (start-process) */
   bodyOptional?: boolean;
   bodyExample?: unknown;
@@ -189,15 +192,42 @@ const IDEMPOTENCY_KEY = z
     examples: ['order-1001-try'],
   });
 
-/** The Fastify route schema of an operation (read by @fastify/swagger; Fastify itself neither validates nor serialises with it). */
-export function operation(op: Operation): FastifySchema & Record<string, unknown> {
+/** A route's schema: the zod schemas Fastify validates the request with (and types the handler by). */
+export interface RouteSchema<P extends Part, Q extends Part, B extends Part> {
+  params: P;
+  querystring: Q;
+  body: B;
+}
+
+/** Each route schema's description for the OpenAPI document (@fastify/swagger reads it through documentOf). */
+const documents = new WeakMap<object, Record<string, unknown>>();
+
+/** What @fastify/swagger describes a route by: its operation's document form, or the schema as given (hidden routes). */
+export function documentOf(schema: unknown): Record<string, unknown> | undefined {
+  return (typeof schema === 'object' && schema !== null && documents.get(schema)) || (schema as Record<string, unknown> | undefined);
+}
+
+/** Whether a route takes a request without a body (its handler then gets `{}`). */
+export function bodyIsOptional(schema: unknown): boolean {
+  return documentOf(schema)?.['x-body-optional'] === true;
+}
+
+/** The route schema of an operation: validation by its zod schemas, and its description for the document. */
+export function operation<P extends Part = undefined, Q extends Part = undefined, B extends Part = undefined>(op: Operation<P, Q, B>): RouteSchema<P, Q, B> {
+  const route = { params: op.params, querystring: op.query, body: op.body } as RouteSchema<P, Q, B>;
+  for (const part of ['params', 'querystring', 'body'] as const) if (route[part] === undefined) delete route[part];
+  documents.set(route, describe(op));
+  return route;
+}
+
+function describe(op: Operation): Record<string, unknown> {
   const headers = z.object({
     'accept-language': ACCEPT_LANGUAGE,
     ...(op.idempotent ? { 'idempotency-key': IDEMPOTENCY_KEY } : {}),
   });
   const errorStatuses = new Set<number>([400, ...(op.errors ?? [])]);
   if (op.access !== 'public' && op.access !== 'signedLink') errorStatuses.add(401);
-  if (op.body) [413, 415].forEach((s) => errorStatuses.add(s));
+  if (op.body || op.bodyContent) [413, 415].forEach((s) => errorStatuses.add(s));
   if (op.rateLimited) errorStatuses.add(429);
   // An Idempotency-Key used before with another body.
   if (op.idempotent) errorStatuses.add(422);
@@ -224,8 +254,8 @@ export function operation(op: Operation): FastifySchema & Record<string, unknown
   }
 
   let body: Record<string, unknown> | undefined;
-  if (op.body instanceof z.ZodType) {
-    body = { ...componentRef(idOf(op.body, requestSchemas)), ...(op.bodyExample !== undefined ? { examples: [op.bodyExample] } : {}) };
+  if (op.body) {
+    body = { ...componentRef(idOf(documentedSchema(op.body), requestSchemas)), ...(op.bodyExample !== undefined ? { examples: [op.bodyExample] } : {}) };
   }
   return {
     operationId: op.operationId,
@@ -234,10 +264,10 @@ export function operation(op: Operation): FastifySchema & Record<string, unknown
     tags: [...op.tags],
     security: SECURITY[op.access],
     headers: jsonSchemaOf(headers),
-    ...(op.params ? { params: jsonSchemaOf(op.params) } : {}),
-    ...(op.query ? { querystring: jsonSchemaOf(op.query) } : {}),
+    ...(op.params ? { params: jsonSchemaOf(documentedSchema(op.params)) } : {}),
+    ...(op.query ? { querystring: jsonSchemaOf(documentedSchema(op.query)) } : {}),
     ...(body ? { body } : {}),
-    ...(op.body && !(op.body instanceof z.ZodType) ? { 'x-request-body': op.body } : {}),
+    ...(op.bodyContent ? { 'x-request-body': op.bodyContent } : {}),
     ...(op.bodyOptional ? { 'x-body-optional': true } : {}),
     ...(op.links ? { 'x-links': op.links } : {}),
     response,

@@ -37,6 +37,17 @@ export interface IdempotentAttempt {
   next(): Promise<number>;
 }
 
+/** Each request's body as sent: a retry is the same request when it sends the same JSON, whatever validation makes of it. */
+const sentBodies = new WeakMap<FastifyRequest, unknown>();
+
+/**
+ * Keeps the body as sent for `idempotent`, before a route's body schema replaces it (app.ts, for routes with one).
+ * A route without one (a multipart upload) sets request.body itself to what identifies the request.
+ */
+export function rememberSentBody(request: FastifyRequest): void {
+  sentBodies.set(request, request.body);
+}
+
 /**
  * Runs `execute(uuid)` until it has an outcome, once per (customer, scope, Idempotency-Key) within 24 h: a success
  * or a refusal is stored and replayed, a fault is not (the next request runs again; `attempt` says which try it
@@ -60,7 +71,7 @@ export async function idempotent(
   if (typeof header !== 'string' || !KEY_PATTERN.test(header)) throw new DomainError('IDEMPOTENCY_KEY_INVALID', { field: 'Idempotency-Key' });
   const identity = { customerId: request.caller.customerId, scope, key: header };
   const requestHash = createHash('sha256')
-    .update(canonical(request.body ?? null))
+    .update(canonical((sentBodies.has(request) ? sentBodies.get(request) : request.body) ?? null))
     .digest('hex');
   const claim = await claimIdempotencyKey(db, { ...identity, requestHash, resourceUuid: randomUUID() });
   if (claim.request_hash !== requestHash) throw new DomainError('IDEMPOTENCY_KEY_REUSED', { field: 'Idempotency-Key' });

@@ -1,8 +1,8 @@
-import type { FastifyPluginAsync } from 'fastify';
 import type { AddressService } from '../../services/addresses.service';
 import { z } from 'zod';
 import { addressSearchQuery, parseAddressSearchQuery } from '../../address/search-params';
 import { envelope, operation, page } from '../openapi/operation';
+import { parsedBy, type RoutesPlugin } from '../validation';
 
 const search = operation({
   operationId: 'searchAddresses',
@@ -11,7 +11,7 @@ const search = operation({
     'Places, districts, cities and postal codes of a country matching a keyword (prefix, one typo, Turkish letters folded), for filling in parties. Every problem with the parameters is reported at once.',
   tags: ['Address search'],
   access: 'apiKey',
-  query: addressSearchQuery,
+  query: parsedBy(addressSearchQuery, parseAddressSearchQuery),
   answers: {
     200: {
       description: 'A page of matches.',
@@ -28,11 +28,10 @@ const search = operation({
  * DomainError('VALIDATION_FAILED') with one issue per problem; the app's error handler localises them.
  * A search is one SQL statement (src/address/address-search.ts).
  */
-export function addressRoutes(deps: { addresses: AddressService }): FastifyPluginAsync {
+export function addressRoutes(deps: { addresses: AddressService }): RoutesPlugin {
   return async (app) => {
     app.get('/address/search', { schema: search }, async (request) => {
-      const query = parseAddressSearchQuery(request.query);
-      const data = await deps.addresses.search(query);
+      const data = await deps.addresses.search(request.query);
       return { status: true, message: null, data };
     });
   };

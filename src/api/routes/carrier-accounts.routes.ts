@@ -1,14 +1,15 @@
-import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { carrierAccountBodies, parseCarrierAccountInput } from '../../domain/carrier-account';
-import { pageQuery, pageResponse, parsePageRequest } from '../../domain/pagination';
+import { pageResponse } from '../../domain/pagination';
 import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
 import type { CarrierAccountService } from '../../services/carrier-accounts.service';
 import { CarrierAccountAnswer, toCarrierAccountResponse } from '../mappers/carrier-account.mapper';
 import { envelope, operation, page, requestSchema } from '../openapi/operation';
-import { idParam, MAX_PROVIDER_ID, parseId } from './params';
+import type { FastifyRequest } from 'fastify';
+import { idParam, idParams, MAX_PROVIDER_ID, pageParams, parseId } from './params';
+import { parsedBy, type RoutesPlugin } from '../validation';
 
-const providerId = z.object({ provider_id: idParam });
+const providerId = idParams(z.object({ provider_id: idParam }), 'provider_id', MAX_PROVIDER_ID);
 const AccountEnvelope = envelope('CarrierAccountAnswer', CarrierAccountAnswer);
 const base = { tags: ['Carrier accounts'], access: 'apiKey' } as const;
 
@@ -18,7 +19,7 @@ const createAccount = operation({
   summary: 'Add a carrier account',
   description:
     "Your own account with a carrier: a remote consignment service (`consignment_api`), DHL Express, Sendeo or Kolay Gelsin. Credentials are encrypted at rest and never shown again. The answer's `provider_id` is what drafts use.",
-  body: requestSchema('CarrierAccountCreate', carrierAccountBodies.create),
+  body: parsedBy(requestSchema('CarrierAccountCreate', carrierAccountBodies.create), (body) => parseCarrierAccountInput(body, 'create')),
   answers: { 201: { description: 'The account.', schema: AccountEnvelope } },
   links: {
     201: Object.fromEntries(
@@ -31,7 +32,7 @@ const listAccounts = operation({
   ...base,
   operationId: 'listCarrierAccounts',
   summary: 'Your carrier accounts',
-  query: pageQuery(),
+  query: pageParams(),
   answers: { 200: { description: 'A page of accounts.', schema: envelope('CarrierAccountListAnswer', page(CarrierAccountAnswer)) } },
 });
 const getAccount = operation({
@@ -48,7 +49,7 @@ const replaceAccount = operation({
   summary: 'Replace a carrier account',
   description: 'Every field as on create; `credentials` may be left out to keep the stored ones.',
   params: providerId,
-  body: requestSchema('CarrierAccountReplace', carrierAccountBodies.replace),
+  body: parsedBy(requestSchema('CarrierAccountReplace', carrierAccountBodies.replace), (body) => parseCarrierAccountInput(body, 'replace')),
   answers: { 200: { description: 'The account.', schema: AccountEnvelope } },
   errors: [404, 503],
 });
@@ -62,38 +63,38 @@ const deleteAccount = operation({
   errors: [404],
 });
 
-type AccountParams = { Params: { provider_id: string } };
-
 /** Carrier accounts of the caller's customer: create, list, get, replace (PUT), delete. Another customer's account is "not found". */
-export function carrierAccountRoutes(deps: { carrierAccounts: CarrierAccountService }): FastifyPluginAsync {
+export function carrierAccountRoutes(deps: { carrierAccounts: CarrierAccountService }): RoutesPlugin {
   return async (app) => {
     app.post('/carrier-accounts', { schema: createAccount }, async (request, reply) => {
-      const account = await deps.carrierAccounts.create(request.caller, parseCarrierAccountInput(request.body, 'create'));
+      const account = await deps.carrierAccounts.create(request.caller, request.body);
       return reply
         .code(201)
         .send({ status: true, message: translate(SUCCESS_MESSAGES.CARRIER_ACCOUNT_CREATED, request.locale), data: toCarrierAccountResponse(account) });
     });
 
     app.get('/carrier-accounts', { schema: listAccounts }, async (request) => {
-      const page = parsePageRequest(request.query);
+      const page = request.query;
       const { rows, total } = await deps.carrierAccounts.list(request.caller, page);
       return { status: true, message: null, data: pageResponse(rows.map(toCarrierAccountResponse), page, total) };
     });
 
-    app.get<AccountParams>('/carrier-accounts/:provider_id', { schema: getAccount }, async (request) => {
-      const account = await deps.carrierAccounts.get(request.caller, parseId(request.params.provider_id, 'provider_id', MAX_PROVIDER_ID));
+    app.get('/carrier-accounts/:provider_id', { schema: getAccount }, async (request) => {
+      const account = await deps.carrierAccounts.get(request.caller, request.params.provider_id);
       return { status: true, message: null, data: toCarrierAccountResponse(account) };
     });
 
-    app.put<AccountParams>('/carrier-accounts/:provider_id', { schema: replaceAccount }, async (request) => {
-      const providerId = parseId(request.params.provider_id, 'provider_id', MAX_PROVIDER_ID);
-      await deps.carrierAccounts.get(request.caller, providerId);
-      const account = await deps.carrierAccounts.replace(request.caller, providerId, parseCarrierAccountInput(request.body, 'replace'));
+    // An unknown account is 404 whatever the body: looked up before the body is checked (a bad id is 400 first).
+    const accountExists = async (request: FastifyRequest) =>
+      void (await deps.carrierAccounts.get(request.caller, parseId((request.params as { provider_id: string }).provider_id, 'provider_id', MAX_PROVIDER_ID)));
+    app.put('/carrier-accounts/:provider_id', { schema: replaceAccount, preValidation: accountExists }, async (request) => {
+      const providerId = request.params.provider_id;
+      const account = await deps.carrierAccounts.replace(request.caller, providerId, request.body);
       return { status: true, message: translate(SUCCESS_MESSAGES.CARRIER_ACCOUNT_UPDATED, request.locale), data: toCarrierAccountResponse(account) };
     });
 
-    app.delete<AccountParams>('/carrier-accounts/:provider_id', { schema: deleteAccount }, async (request) => {
-      const providerId = parseId(request.params.provider_id, 'provider_id', MAX_PROVIDER_ID);
+    app.delete('/carrier-accounts/:provider_id', { schema: deleteAccount }, async (request) => {
+      const providerId = request.params.provider_id;
       await deps.carrierAccounts.remove(request.caller, providerId);
       return { status: true, message: translate(SUCCESS_MESSAGES.CARRIER_ACCOUNT_DELETED, request.locale), data: { provider_id: providerId } };
     });

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { STATUS_WEBHOOK_HEADER } from '../../carriers/consignment-api';
 import { shipmentIdsInWebhook } from '../../carriers/kolay-gelsin';
@@ -11,6 +11,7 @@ import type { CarrierAccountService } from '../../services/carrier-accounts.serv
 import type { ConsignmentService } from '../../services/consignments.service';
 import { envelope, operation, requestSchema } from '../openapi/operation';
 import { idParam, providerIdOf, providerIdParams } from './params';
+import { parsedBy, type RoutesPlugin } from '../validation';
 
 /**
  * The secret a status webhook delivery carries: our header (remote consignment services), Kolay Gelsin's
@@ -57,11 +58,15 @@ const statusUpdates = operation({
   description:
     "Called by a remote consignment service or Kolay Gelsin when shipments of the account change; authenticated by the secret registered with it. The consignments' workflows then ask the carrier for the status.",
   access: 'statusWebhookSecret',
-  params: z.object({ provider_id: idParam }),
+  // Neither part is refused: a path that names no account, like a wrong secret, is 401; the body is the remote's.
+  params: parsedBy(z.object({ provider_id: idParam }), (params) => ({ provider_id: providerIdOf(params.provider_id) })),
   bodyOptional: true,
-  body: requestSchema('StatusWebhookBody', z.record(z.string(), z.unknown()), {
-    description: "The remote's notice; its shape is the remote's (ours names `data.barcode`, Kolay Gelsin names its shipments).",
-  }),
+  body: parsedBy(
+    requestSchema('StatusWebhookBody', z.record(z.string(), z.unknown()), {
+      description: "The remote's notice; its shape is the remote's (ours names `data.barcode`, Kolay Gelsin names its shipments).",
+    }),
+    (body): unknown => body,
+  ),
   answers: {
     202: {
       description: 'Accepted: the consignments it named.',
@@ -75,8 +80,9 @@ const pushEvents = operation({
   summary: 'A carrier pushes tracking events',
   description: "Authenticated by the carrier's own bearer token (CARRIER_PUSH_TOKENS), not an API key. Unknown tracking codes are listed, not refused.",
   access: 'carrierToken',
-  params: providerIdParams,
-  body: pushBody,
+  // The carrier's token is checked before these (a wrong token is 401 whatever the body).
+  params: parsedBy(providerIdParams, (params) => ({ id: providerIdOf(params.id)! })),
+  body: parsedBy(pushBody, (body) => parseOrRefuse(pushBody, body ?? {}, (path) => path.join('.') || 'events')),
   answers: {
     202: {
       description: 'Accepted.',
@@ -85,6 +91,16 @@ const pushEvents = operation({
   },
 });
 const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** preValidation of the event push: the bearer token must be the one of the provider the path names. */
+function pushTokenCheck(pushTokens: Map<number, string>) {
+  return async (request: FastifyRequest) => {
+    const providerId = providerIdOf((request.params as { id: string }).id);
+    const expected = providerId === undefined ? undefined : pushTokens.get(providerId);
+    const given = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    if (!expected || !given || !timingSafeEqual(digest(expected), digest(given))) throw new DomainError('INVALID_CARRIER_TOKEN');
+  };
+}
 
 /**
  * Carriers calling us (no customer API key):
@@ -97,15 +113,15 @@ export function carrierCallbackRoutes(deps: {
   consignments: ConsignmentService;
   pushTokens: Map<number, string>;
   carrierAccounts?: CarrierAccountService;
-}): FastifyPluginAsync {
+}): RoutesPlugin {
   return async (app) => {
     /**
      * A remote consignment service's status webhook for one carrier account: authenticated by the secret
      * header registered with it. It only says that something changed; the consignment's workflow then asks
      * the remote by lookup (the authoritative status).
      */
-    app.post<{ Params: { provider_id: string } }>('/carrier-accounts/:provider_id/status-updates', { schema: statusUpdates }, async (request, reply) => {
-      const providerId = providerIdOf(request.params.provider_id);
+    app.post('/carrier-accounts/:provider_id/status-updates', { schema: statusUpdates }, async (request, reply) => {
+      const providerId = request.params.provider_id;
       const account = providerId === undefined ? undefined : await deps.carrierAccounts?.verifyStatusWebhook(providerId, webhookSecret(request.headers));
       if (!account) throw new DomainError('INVALID_CARRIER_TOKEN');
       // A Kolay Gelsin delivery names its shipments (tracking codes); a remote consignment service names one consignment.
@@ -122,12 +138,9 @@ export function carrierCallbackRoutes(deps: {
       });
     });
 
-    app.post<{ Params: { id: string } }>('/providers/:id/events', { schema: pushEvents }, async (request, reply) => {
-      const providerId = providerIdOf(request.params.id);
-      const expected = providerId === undefined ? undefined : deps.pushTokens.get(providerId);
-      const given = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-      if (providerId === undefined || !expected || !given || !timingSafeEqual(digest(expected), digest(given))) throw new DomainError('INVALID_CARRIER_TOKEN');
-      const push = parseOrRefuse(pushBody, request.body ?? {}, (path) => path.join('.') || 'events');
+    app.post('/providers/:id/events', { schema: pushEvents, preValidation: pushTokenCheck(deps.pushTokens) }, async (request, reply) => {
+      const providerId = request.params.id;
+      const push = request.body;
       const unknown: string[] = [];
       for (const e of push.events) {
         const target = await deps.consignments.ingestCarrierEvent(

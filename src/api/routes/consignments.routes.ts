@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Caller } from '../../db/customers.repository';
 import type { Queryable } from '../../db/database';
 import { idempotent } from '../plugins/idempotency';
@@ -11,7 +11,8 @@ import { detailMapper, type ProviderDirectory, type ProviderInfo } from '../mapp
 import type { ConsignmentService } from '../../services/consignments.service';
 import { CUSTOMS_DOCUMENT_KINDS, type CustomsService } from '../../services/customs.service';
 import { z } from 'zod';
-import { idParam, parseId, textParam } from './params';
+import { idParam, idParams, parseId, textParam } from './params';
+import { parsedBy, type RoutesPlugin } from '../validation';
 import { DetailAnswer } from '../mappers/consignment.mapper';
 import { envelope, operation, page } from '../openapi/operation';
 
@@ -29,7 +30,11 @@ const findByReference = operation({
   operationId: 'findConsignmentByReference',
   summary: 'A consignment by its reference',
   description: 'Your `reference_no`. Rate-limited (300 a minute per API key, shared with the lookup by id).',
-  params: z.object({ reference_no: textParam('the reference given at creation') }),
+  // A reference no consignment can have is not found, not refused.
+  params: parsedBy(z.object({ reference_no: textParam('the reference given at creation') }), (params) => {
+    if (!params.reference_no.trim() || params.reference_no.length > 255) throw new DomainError('CONSIGNMENT_NOT_FOUND');
+    return params;
+  }),
 });
 
 const findById = operation({
@@ -37,7 +42,7 @@ const findById = operation({
   operationId: 'getConsignmentDetails',
   summary: 'A consignment by its id',
   description: 'Rate-limited (300 a minute per API key, shared with the lookup by reference).',
-  params: z.object({ id: idParam }),
+  params: idParams(z.object({ id: idParam }), 'consignment_id'),
 });
 
 const list = operation({
@@ -48,7 +53,7 @@ const list = operation({
   tags: ['Consignments'],
   access: 'apiKey',
   rateLimited: true,
-  query: consignmentListQuery,
+  query: parsedBy(consignmentListQuery, parseConsignmentListQuery),
   answers: { 200: { description: 'A page of consignments.', schema: envelope('ConsignmentListAnswer', page(DetailAnswer)) } },
 });
 
@@ -59,7 +64,12 @@ const cancel = operation({
     'By id, service barcode or reference, tried in that order. A draft is cancelled at once; a processed consignment is cancelled with its carrier first (409 when the carrier no longer allows it, e.g. delivered). Cancelling twice is 409.',
   tags: ['Consignments'],
   access: 'apiKey',
-  params: z.object({ value: textParam('the id, the service barcode or the reference') }),
+  // A value nothing can be named by is not found, not refused.
+  params: parsedBy(z.object({ value: textParam('the id, the service barcode or the reference') }), (params) => {
+    const value = params.value.trim();
+    if (!value || value.length > 255) throw new DomainError('CONSIGNMENT_NOT_FOUND');
+    return { value };
+  }),
   idempotent: true,
   answers: { 200: { description: 'Cancelled.', schema: envelope('CancelAnswer', z.object({ consignment: z.int() })) } },
   errors: [404, 409, 503],
@@ -72,7 +82,11 @@ const customsDocument = operation({
     "`cn22.pdf` (contents declared up to 300 SDR), `cn23.pdf` (above) or `proforma.pdf` (the proforma invoice), made from the consignment's items, parties and invoice number, in the language of `Accept-Language` (Turkish or English). The lookup's `permissions` say which apply; another is 409 with the reason. International consignments with items only, drafts included (to check the papers before shipping); not cancelled ones.",
   tags: ['Consignments'],
   access: 'apiKey',
-  params: z.object({ id: idParam, file: z.enum(['cn22.pdf', 'cn23.pdf', 'proforma.pdf']).meta({ description: 'the document' }) }),
+  // Checked by sendCustomsDocument, which the console shares (an unknown file is 404, not 400).
+  params: parsedBy(
+    z.object({ id: idParam, file: z.enum(['cn22.pdf', 'cn23.pdf', 'proforma.pdf']).meta({ description: 'the document' }) }),
+    (params): { id: string; file: string } => params,
+  ),
   answers: { 200: { description: 'The document.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } } },
   errors: [404, 409],
 });
@@ -102,7 +116,7 @@ export async function sendCustomsDocument(reply: FastifyReply, customs: CustomsS
 const LOOKUP_ANSWERS = 2000;
 
 /** the API (docs/api.md): cancellation, and lookups by reference and by id, scoped to the caller's customer. */
-export function consignmentRoutes(deps: ConsignmentRouteDeps): FastifyPluginAsync {
+export function consignmentRoutes(deps: ConsignmentRouteDeps): RoutesPlugin {
   return async (app) => {
     type Found = Awaited<ReturnType<ConsignmentService['lookup']>>;
     const mapper = (request: { caller: Caller; locale: 'en' | 'tr' }) =>
@@ -110,7 +124,8 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): FastifyPluginAsyn
         { providers: deps.providers, labelUrl: deps.labelLinks.url, documentUrl: deps.labelLinks.documentUrl, sdrRates: deps.customs.rates },
         request,
       );
-    const preHandler = deps.lookupLimit ? [deps.lookupLimit] : [];
+    // The limits count every request, refused ones too: they run before the input is checked.
+    const lookupLimit = deps.lookupLimit ? [deps.lookupLimit] : [];
     /**
      * Lookup answers as sent (the JSON as UTF-8 bytes, outside V8's heap), by consignment and version of its
      * details (the same version is the same details: ConsignmentService.lookup), then caller and language; the
@@ -137,38 +152,32 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): FastifyPluginAsyn
       return body;
     };
 
-    app.get('/consignments', { preHandler: deps.listLimit ? [deps.listLimit] : [], schema: list }, async (request) => {
-      const { filter, page: pageRequest } = parseConsignmentListQuery(request.query);
+    app.get('/consignments', { preValidation: deps.listLimit ? [deps.listLimit] : [], schema: list }, async (request) => {
+      const { filter, page: pageRequest } = request.query;
       const { rows, total } = await deps.consignments.list(request.caller, filter, pageRequest);
       const { detail } = mapper(request);
       const results = await Promise.all(rows.map((found) => detail(found)));
       return { status: true, message: null, data: pageResponse(results, pageRequest, total) };
     });
 
-    app.get<{ Params: { reference_no: string } }>(
-      '/consignments/find/reference_no/:reference_no',
-      { preHandler, schema: findByReference },
-      async (request, reply) => {
-        const referenceNo = request.params.reference_no;
-        if (!referenceNo.trim() || referenceNo.length > 255) throw new DomainError('CONSIGNMENT_NOT_FOUND');
-        const found = await deps.consignments.lookup({ referenceNo, customerId: request.caller.customerId });
-        return lookupAnswer(found, request, reply);
-      },
-    );
+    app.get('/consignments/find/reference_no/:reference_no', { preValidation: lookupLimit, schema: findByReference }, async (request, reply) => {
+      const referenceNo = request.params.reference_no;
+      const found = await deps.consignments.lookup({ referenceNo, customerId: request.caller.customerId });
+      return lookupAnswer(found, request, reply);
+    });
 
-    app.get<{ Params: { id: string } }>('/consignments/:id/details', { preHandler, schema: findById }, async (request, reply) => {
-      const id = parseId(request.params.id, 'consignment_id');
+    app.get('/consignments/:id/details', { preValidation: lookupLimit, schema: findById }, async (request, reply) => {
+      const { id } = request.params;
       const found = await deps.consignments.lookup({ id, customerId: request.caller.customerId });
       return lookupAnswer(found, request, reply);
     });
 
-    app.get<{ Params: { id: string; file: string } }>('/consignments/:id/documents/:file', { schema: customsDocument }, async (request, reply) =>
+    app.get('/consignments/:id/documents/:file', { schema: customsDocument }, async (request, reply) =>
       sendCustomsDocument(reply, deps.customs, request.caller, request.params, request.locale),
     );
 
-    app.post<{ Params: { value: string } }>('/consignments/:value/cancel', { schema: cancel }, async (request, reply) => {
-      const value = request.params.value.trim();
-      if (!value || value.length > 255) throw new DomainError('CONSIGNMENT_NOT_FOUND');
+    app.post('/consignments/:value/cancel', { schema: cancel }, async (request, reply) => {
+      const { value } = request.params;
       return idempotent(deps.db, request, reply, `cancel:${value}`, async (uuid, attempt) => {
         const result = await deps.consignments.cancel(request.caller, value, attempt && { key: uuid, attempt });
         return { status: 200, body: { status: true, message: translate(SUCCESS_MESSAGES.CONSIGNMENT_CANCELLED, request.locale), data: result } };

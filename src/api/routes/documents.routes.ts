@@ -1,5 +1,4 @@
 import multipart from '@fastify/multipart';
-import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { DOCUMENT_TYPES } from '../../domain/documents';
 import { DomainError } from '../../domain/errors';
@@ -8,7 +7,8 @@ import type { LabelLinks } from '../../labels/label-links';
 import type { DocumentService } from '../../services/documents.service';
 import { DocumentAnswer, toDocumentResponse } from '../mappers/document.mapper';
 import { envelope, operation } from '../openapi/operation';
-import { idParam } from './params';
+import { asSent, idParam } from './params';
+import { parsedBy, type RoutesPlugin } from '../validation';
 
 const upload = operation({
   operationId: 'uploadDocument',
@@ -17,7 +17,7 @@ const upload = operation({
     'A PDF, PNG or JPEG (recognised from its content, not its name or declared type), up to DOCUMENT_MAX_BYTES (10 MB by default), as the `file` part of a multipart body. Drafts reference it by its `id` in `documents[]`; lookups list it with a signed download link.',
   tags: ['Documents'],
   access: 'apiKey',
-  body: {
+  bodyContent: {
     required: true,
     content: {
       'multipart/form-data': {
@@ -34,8 +34,9 @@ const download = operation({
   description: "A document's `file_url` in a lookup: signed, so no API key is needed.",
   tags: ['Documents'],
   access: 'signedLink',
-  params: z.object({ id: idParam.meta({ description: 'the document id' }), file: z.string().min(1).max(255).meta({ description: 'its file name' }) }),
-  query: z.object({ hash: z.string().min(1).max(255).meta({ description: 'the signature of the link' }) }),
+  params: asSent(z.object({ id: idParam.meta({ description: 'the document id' }), file: z.string().min(1).max(255).meta({ description: 'its file name' }) })),
+  // A link without its hash does not verify (403), like one with a wrong hash.
+  query: parsedBy(z.object({ hash: z.string().min(1).max(255).meta({ description: 'the signature of the link' }) }), (query) => query as { hash?: string }),
   answers: {
     200: {
       description: 'The file, as uploaded.',
@@ -46,7 +47,7 @@ const download = operation({
 });
 
 /** `POST /api/v1/documents` (API key): one multipart `file` part. */
-export function documentRoutes(deps: { documents: DocumentService; labelLinks: LabelLinks }): FastifyPluginAsync {
+export function documentRoutes(deps: { documents: DocumentService; labelLinks: LabelLinks }): RoutesPlugin {
   return async (app) => {
     // One byte over the limit lets upload() see the file is too large and say so in its own words.
     await app.register(multipart, { limits: { fileSize: deps.documents.maxBytes + 1, files: 1, fields: 5, parts: 6, fieldSize: 1024 } });
@@ -77,9 +78,9 @@ export function documentRoutes(deps: { documents: DocumentService; labelLinks: L
 }
 
 /** `GET /api/v1/documents/{id}/{file_name}?hash=…`: the signed download (no API key), as labels are. */
-export function documentDownloadRoutes(deps: { documents: DocumentService; labelLinks: LabelLinks }): FastifyPluginAsync {
+export function documentDownloadRoutes(deps: { documents: DocumentService; labelLinks: LabelLinks }): RoutesPlugin {
   return async (app) => {
-    app.get<{ Params: { id: string; file: string }; Querystring: { hash?: string } }>('/documents/:id/:file', { schema: download }, async (request, reply) => {
+    app.get('/documents/:id/:file', { schema: download }, async (request, reply) => {
       const id = Number(request.params.id);
       const file = request.params.file;
       if (!idParam.safeParse(request.params.id).success || !Number.isSafeInteger(id) || !deps.labelLinks.verifyDocument(id, file, request.query.hash)) {

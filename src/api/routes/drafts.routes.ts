@@ -1,20 +1,19 @@
-import type { FastifyPluginAsync } from 'fastify';
 import type { Queryable } from '../../db/database';
 import { z } from 'zod';
-import { draftSchemas, parseDraftInput } from '../../domain/draft';
+import { draftSchemas, parseDraftInput, type DraftInput } from '../../domain/draft';
 import { DomainError } from '../../domain/errors';
 import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
 import { toDraftResponse } from '../mappers/consignment.mapper';
 import { idempotent } from '../plugins/idempotency';
 import type { ConsignmentService } from '../../services/consignments.service';
-import type { LabelFormat } from '../../domain/label';
-import { idParam, parseId } from './params';
+import { LABEL_FORMATS, type LabelFormat } from '../../domain/label';
+import { idParam, idParams } from './params';
+import { parsedBy, type RoutesPlugin } from '../validation';
 import { envelope, operation, requestSchema } from '../openapi/operation';
 import { DraftAnswer } from '../mappers/consignment.mapper';
 
-const LABEL_FORMATS = ['pdf', 'zpl'] as const;
 const DraftEnvelope = envelope('DraftAnswer', DraftAnswer);
-const draftId = z.object({ id: idParam });
+const draftId = idParams(z.object({ id: idParam }), 'draft_consignment_id');
 
 const CREATE_EXAMPLE = {
   reference_no: 'ORDER-1001',
@@ -33,15 +32,27 @@ const CREATE_EXAMPLE = {
   ],
 };
 
+/** A start-process body: the label format, and the draft fields to apply first (null: none sent). */
+function processInput(body: unknown): { format: LabelFormat; patch: DraftInput | null } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_TYPE', params: { type: 'object' } }]);
+  const { label_format: format = 'pdf', ...fields } = body as Record<string, unknown>;
+  if (!(LABEL_FORMATS as readonly unknown[]).includes(format)) throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_CHOICE', field: 'label_format' }]);
+  return { format: format as LabelFormat, patch: Object.keys(fields).length === 0 ? null : parseDraftInput(fields, 'update') };
+}
+
 const createDraft = operation({
   operationId: 'createDraft',
   summary: 'Create a draft consignment',
   description: 'The draft starts in status 24. Unknown fields are ignored; every problem is reported at once. A `reference_no` is unique per customer (409).',
   tags: ['Drafts'],
   access: 'apiKey',
-  body: requestSchema('DraftCreate', draftSchemas.create, {
-    description: 'A new draft: `consignor` and `consignee` are required (may be `{}`); docs/api.md, "Draft fields".',
-  }),
+  body: parsedBy(
+    requestSchema('DraftCreate', draftSchemas.create, {
+      description: 'A new draft: `consignor` and `consignee` are required (may be `{}`); docs/api.md, "Draft fields".',
+    }),
+    (body) => parseDraftInput(body, 'create'),
+  ),
   bodyExample: CREATE_EXAMPLE,
   idempotent: true,
   answers: { 201: { description: 'The draft.', schema: DraftEnvelope } },
@@ -63,9 +74,12 @@ const updateDraft = operation({
   tags: ['Drafts'],
   access: 'apiKey',
   params: draftId,
-  body: requestSchema('DraftUpdate', draftSchemas.update, {
-    description: 'Only the fields sent change: party fields merge, a sent `packages` list replaces the old one.',
-  }),
+  body: parsedBy(
+    requestSchema('DraftUpdate', draftSchemas.update, {
+      description: 'Only the fields sent change: party fields merge, a sent `packages` list replaces the old one.',
+    }),
+    (body) => parseDraftInput(body, 'update'),
+  ),
   bodyExample: { consignee: { city: 'Hamburg' } },
   bodyOptional: true,
   answers: { 200: { description: 'The changed draft.', schema: DraftEnvelope } },
@@ -94,12 +108,15 @@ const processDraft = operation({
   tags: ['Drafts'],
   access: 'apiKey',
   params: draftId,
-  body: requestSchema(
-    'ProcessDraft',
-    draftSchemas.update.extend({
-      label_format: z.enum(LABEL_FORMATS).optional().meta({ description: 'extension: `zpl` for thermal printers; default `pdf`' }),
-    }),
-    { description: 'Optional: draft fields to apply before processing (all or nothing), and the label format.' },
+  body: parsedBy(
+    requestSchema(
+      'ProcessDraft',
+      draftSchemas.update.extend({
+        label_format: z.enum(LABEL_FORMATS).optional().meta({ description: 'extension: `zpl` for thermal printers; default `pdf`' }),
+      }),
+      { description: 'Optional: draft fields to apply before processing (all or nothing), and the label format.' },
+    ),
+    processInput,
   ),
   bodyOptional: true,
   idempotent: true,
@@ -125,46 +142,37 @@ const processDraft = operation({
 });
 
 /** the API (docs/api.md): create (idempotent) and partially update draft consignments. */
-export function draftRoutes(deps: { db: Queryable; consignments: ConsignmentService }): FastifyPluginAsync {
+export function draftRoutes(deps: { db: Queryable; consignments: ConsignmentService }): RoutesPlugin {
   return async (app) => {
-    app.post('/consignments/draft', { schema: createDraft }, async (request, reply) => {
-      const draft = parseDraftInput(request.body, 'create');
-      return idempotent(deps.db, request, reply, 'draft', async (uuid) => {
-        const record = await deps.consignments.createDraft(request.caller, draft, uuid);
+    app.post('/consignments/draft', { schema: createDraft }, async (request, reply) =>
+      idempotent(deps.db, request, reply, 'draft', async (uuid) => {
+        const record = await deps.consignments.createDraft(request.caller, request.body, uuid);
         return {
           status: 201,
           body: { status: true, message: translate(SUCCESS_MESSAGES.DRAFT_CREATED, request.locale), data: toDraftResponse(record, request.locale, 'create') },
         };
-      });
-    });
+      }),
+    );
 
-    app.put<{ Params: { id: string } }>('/consignments/draft/:id', { schema: updateDraft }, async (request) => {
-      const id = parseId(request.params.id, 'draft_consignment_id');
-      // No body is an empty patch; a JSON `null` (or any non-object) is refused as a body of the wrong type.
-      const patch = parseDraftInput(request.body === undefined ? {} : request.body, 'update');
-      const record = await deps.consignments.updateDraft(request.caller, id, patch);
+    // No body is an empty patch; a JSON `null` (or any non-object) is refused as a body of the wrong type.
+    app.put('/consignments/draft/:id', { schema: updateDraft }, async (request) => {
+      const record = await deps.consignments.updateDraft(request.caller, request.params.id, request.body);
       return { status: true, message: translate(SUCCESS_MESSAGES.DRAFT_UPDATED, request.locale), data: toDraftResponse(record, request.locale, 'update') };
     });
 
-    app.delete<{ Params: { id: string } }>('/consignments/draft/:id', { schema: deleteDraft }, async (request) => {
-      const data = await deps.consignments.deleteDraft(request.caller, parseId(request.params.id, 'draft_consignment_id'));
+    app.delete('/consignments/draft/:id', { schema: deleteDraft }, async (request) => {
+      const data = await deps.consignments.deleteDraft(request.caller, request.params.id);
       return { status: true, message: translate(SUCCESS_MESSAGES.DRAFT_DELETED, request.locale), data };
     });
 
     // The body is optional (docs/api.md). Extension: `label_format` "pdf" (default) or "zpl" for thermal printers.
-    app.post<{ Params: { id: string } }>('/consignments/draft/:id/start-process', { schema: processDraft }, async (request, reply) => {
-      const id = parseId(request.params.id, 'draft_consignment_id');
-      const body = request.body === undefined ? {} : request.body;
-      if (typeof body !== 'object' || body === null || Array.isArray(body))
-        throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_TYPE', params: { type: 'object' } }]);
-      const { label_format: format = 'pdf', ...fields } = body as Record<string, unknown>;
-      if (!(LABEL_FORMATS as readonly unknown[]).includes(format))
-        throw new DomainError('VALIDATION_FAILED', [{ code: 'INVALID_CHOICE', field: 'label_format' }]);
-      const patch = request.body === undefined || Object.keys(fields).length === 0 ? null : parseDraftInput(fields, 'update');
+    app.post('/consignments/draft/:id/start-process', { schema: processDraft }, async (request, reply) => {
+      const { id } = request.params;
+      const { format, patch } = request.body;
       // With an Idempotency-Key each try of the processing is a workflow update named by the key and the try's number.
       return idempotent(deps.db, request, reply, `process:${id}`, async (uuid, attempt) => {
         const keyed = attempt && { key: uuid, attempt };
-        const outcome = await deps.consignments.processDraft(request.caller, id, patch, format as LabelFormat, keyed ? { keyed } : {});
+        const outcome = await deps.consignments.processDraft(request.caller, id, patch, format, keyed ? { keyed } : {});
         return { status: 200, body: { status: true, message: translate(SUCCESS_MESSAGES.DRAFT_PROCESSED, request.locale), data: outcome } };
       });
     });

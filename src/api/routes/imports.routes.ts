@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Queryable } from '../../db/database';
 import { DomainError } from '../../domain/errors';
@@ -11,6 +11,8 @@ import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
 import { ImportAnswer, toImportResponse } from '../mappers/import.mapper';
 import { componentRef, envelope, operation, page, requestSchema } from '../openapi/operation';
 import { idempotent } from '../plugins/idempotency';
+import { parsedBy, type RoutesPlugin } from '../validation';
+import { asSent, pageParams } from './params';
 import type { ImportService, StoredUpload } from '../../services/imports.service';
 
 /** A JSON body carries the whole file in memory: kept smaller than multipart uploads, which stream. */
@@ -21,7 +23,7 @@ requestSchema('ImportJsonBody', importOptionsSchema.extend({ csv: z.string().min
   description: 'The file as text beside the options (up to 10 MB; larger files go as multipart).',
 });
 const ImportEnvelope = envelope('ImportAnswer', ImportAnswer);
-const importId = z.object({ id: z.string().min(1).max(255).meta({ description: 'the import id (a UUID)' }) });
+const importId = asSent(z.object({ id: z.string().min(1).max(255).meta({ description: 'the import id (a UUID)' }) }));
 const base = { tags: ['Imports'], access: 'apiKey' } as const;
 const CSV = { 'text/csv': { schema: { type: 'string' } } };
 
@@ -31,7 +33,7 @@ const startImport = operation({
   summary: 'Import orders from a CSV file',
   description:
     'Each order of the file becomes a draft (and, with `process`, a label), in the background: the answer (202) is the import, whose progress `GET /imports/{id}` shows. A bad row is reported in the error list, it does not stop the others.',
-  body: {
+  bodyContent: {
     required: true,
     content: {
       'multipart/form-data': {
@@ -60,7 +62,7 @@ const importCorrections = operation({
   description:
     "With the import option `address_resolver_type` 1 or 2: each party field of an order that the address data corrected (state, city, postal code), with the order's first row. Each is also an entry in the consignment's history.",
   params: importId,
-  query: pageQuery({ defaultLimit: 100, maxLimit: 1000 }),
+  query: pageParams({ defaultLimit: 100, maxLimit: 1000 }),
   answers: {
     200: {
       description: 'The corrections.',
@@ -76,7 +78,7 @@ const listImports = operation({
   ...base,
   operationId: 'listImports',
   summary: 'Your imports',
-  query: pageQuery({ defaultLimit: 20 }),
+  query: pageParams({ defaultLimit: 20 }),
   answers: { 200: { description: 'A page of imports, newest first.', schema: envelope('ImportListAnswer', page(ImportAnswer)) } },
 });
 const getImport = operation({
@@ -93,7 +95,11 @@ const importErrors = operation({
   summary: 'The problems of an import, row by row',
   description: 'JSON pages, or the whole list as CSV with `format=csv` or `Accept: text/csv`.',
   params: importId,
-  query: pageQuery({ defaultLimit: 100, maxLimit: 1000 }).extend({ format: z.enum(['json', 'csv']).optional() }),
+  // The page is checked only for a JSON report (the CSV is the whole report); `format` is read as sent.
+  query: parsedBy(
+    pageQuery({ defaultLimit: 100, maxLimit: 1000 }).extend({ format: z.enum(['json', 'csv']).optional() }),
+    (query) => query as Record<string, unknown>,
+  ),
   answers: {
     200: {
       description: 'The problems: row, order, field and message.',
@@ -135,7 +141,7 @@ function wantsCsv(request: FastifyRequest): boolean {
  * Order imports (issue 6): POST /imports (JSON `{csv, ...options}` or multipart `file` + `options`), progress,
  * error reports (JSON or CSV), lists and cancellation, all scoped to the caller's customer.
  */
-export function importRoutes(deps: { db: Queryable; imports: ImportService }): FastifyPluginAsync {
+export function importRoutes(deps: { db: Queryable; imports: ImportService }): RoutesPlugin {
   return async (app) => {
     await app.register(multipart, {
       // One byte over the limit lets receiveFile see the file is too large and say so in its own words.
@@ -180,7 +186,7 @@ export function importRoutes(deps: { db: Queryable; imports: ImportService }): F
     });
 
     app.get('/imports', { schema: listImports }, async (request) => {
-      const page = parsePageRequest(request.query, { defaultLimit: 20 });
+      const page = request.query;
       const { imports, total } = await deps.imports.list(request.caller, page);
       return {
         status: true,
@@ -193,12 +199,12 @@ export function importRoutes(deps: { db: Queryable; imports: ImportService }): F
       };
     });
 
-    app.get<{ Params: { id: string } }>('/imports/:id', { schema: getImport }, async (request) => {
+    app.get('/imports/:id', { schema: getImport }, async (request) => {
       const record = await deps.imports.get(request.caller, request.params.id);
       return { status: true, message: null, data: toImportResponse(record, request.locale) };
     });
 
-    app.get<{ Params: { id: string } }>('/imports/:id/errors', { schema: importErrors }, async (request, reply) => {
+    app.get('/imports/:id/errors', { schema: importErrors }, async (request, reply) => {
       if (!wantsCsv(request)) {
         const page = parsePageRequest(request.query, { defaultLimit: 100, maxLimit: 1000 });
         const { entries, total } = await deps.imports.errors(request.caller, request.params.id, page, request.locale);
@@ -218,13 +224,13 @@ export function importRoutes(deps: { db: Queryable; imports: ImportService }): F
         .send(Readable.from(lines()));
     });
 
-    app.get<{ Params: { id: string } }>('/imports/:id/corrections', { schema: importCorrections }, async (request) => {
-      const page = parsePageRequest(request.query, { defaultLimit: 100, maxLimit: 1000 });
+    app.get('/imports/:id/corrections', { schema: importCorrections }, async (request) => {
+      const page = request.query;
       const { entries, total } = await deps.imports.corrections(request.caller, request.params.id, page);
       return { status: true, message: null, data: pageResponse(entries, page, total) };
     });
 
-    app.post<{ Params: { id: string } }>('/imports/:id/cancel', { schema: cancelImport }, async (request) => {
+    app.post('/imports/:id/cancel', { schema: cancelImport }, async (request) => {
       const record = await deps.imports.cancel(request.caller, request.params.id);
       return { status: true, message: translate(SUCCESS_MESSAGES.IMPORT_CANCELLED, request.locale), data: toImportResponse(record, request.locale) };
     });

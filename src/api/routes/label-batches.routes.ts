@@ -1,4 +1,6 @@
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import { asSent } from './params';
+import { parsedBy, type RoutesPlugin } from '../validation';
 import { z } from 'zod';
 import { MAX_BATCH_LABELS, labelBatchBody, labelBatchQuery, parseLabelBatch, parseLabelBatchQuery } from '../../labels/label-batch';
 import type { ImportService } from '../../services/imports.service';
@@ -29,7 +31,7 @@ const batch = operation({
   description: `Up to ${MAX_BATCH_LABELS} consignment ids or barcodes → one PDF (100 × 150 mm pages, or A4 sheets with four labels each) or one ZPL stream, in the order asked. Consignments without a printable label (drafts, cancelled, another customer's or unknown, a carrier's PDF-only label asked as ZPL) are listed in the headers and on the notes page, never skipped silently; when none has a label the answer is 409.`,
   tags: ['Labels'],
   access: 'apiKey',
-  body: requestSchema('LabelBatch', labelBatchBody),
+  body: parsedBy(requestSchema('LabelBatch', labelBatchBody), parseLabelBatch),
   bodyExample: { consignments: [1042, 'CF00000010438'], format: 'pdf', layout: 'a4' },
   answers: { 200: batchAnswer },
   errors: [409],
@@ -42,8 +44,8 @@ const importLabels = operation({
     "The labels of the import's consignments in the order of its file, merged as `POST /labels/batch` merges them (its orders that made no consignment are in the import's errors instead).",
   tags: ['Labels'],
   access: 'apiKey',
-  params: z.object({ id: z.string().min(1).max(255).meta({ description: 'the import id (a UUID)' }) }),
-  query: labelBatchQuery,
+  params: asSent(z.object({ id: z.string().min(1).max(255).meta({ description: 'the import id (a UUID)' }) })),
+  query: parsedBy(labelBatchQuery, parseLabelBatchQuery),
   answers: { 200: batchAnswer },
   errors: [404, 409],
 });
@@ -62,18 +64,18 @@ export function sendLabelBatch(reply: FastifyReply, batch: LabelBatch) {
 }
 
 /** Merged label files (API key): a list of consignments, or an import's. */
-export function labelBatchRoutes(deps: { batches: LabelBatchService; imports?: ImportService }): FastifyPluginAsync {
+export function labelBatchRoutes(deps: { batches: LabelBatchService; imports?: ImportService }): RoutesPlugin {
   return async (app) => {
     // 10,000 entries of up to 64 characters, with JSON's quotes and commas.
     app.post('/labels/batch', { schema: batch, bodyLimit: 1024 * 1024 }, async (request, reply) => {
-      const { keys, entries, print } = parseLabelBatch(request.body);
+      const { keys, entries, print } = request.body;
       return sendLabelBatch(reply, await deps.batches.forConsignments(request.caller.customerId, keys, entries, print, request.locale));
     });
 
     const imports = deps.imports;
     if (imports) {
-      app.get<{ Params: { id: string } }>('/imports/:id/labels', { schema: importLabels }, async (request, reply) => {
-        const print = parseLabelBatchQuery(request.query);
+      app.get('/imports/:id/labels', { schema: importLabels }, async (request, reply) => {
+        const print = request.query;
         const record = await imports.get(request.caller, request.params.id);
         return sendLabelBatch(reply, await deps.batches.forImport(request.caller.customerId, record.id, print, request.locale));
       });

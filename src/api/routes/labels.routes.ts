@@ -1,10 +1,10 @@
-import type { FastifyPluginAsync } from 'fastify';
 import { DomainError } from '../../domain/errors';
 import type { LabelLinks } from '../../labels/label-links';
 import { z } from 'zod';
 import { LABEL_CONTENT_TYPES, type ConsignmentService } from '../../services/consignments.service';
 import { operation } from '../openapi/operation';
-import { idParam } from './params';
+import { asSent, idParam } from './params';
+import { parsedBy, type RoutesPlugin } from '../validation';
 
 const download = operation({
   operationId: 'downloadLabel',
@@ -12,15 +12,18 @@ const download = operation({
   description: "The `file_url` of a lookup's labels: signed, so no API key is needed. `{barcode}.pdf` is the PDF, `{barcode}.zpl` the ZPL of the same label.",
   tags: ['Labels'],
   access: 'signedLink',
-  params: z.object({
-    id: idParam.meta({ description: 'the label id' }),
-    file: z
-      .string()
-      .min(1)
-      .max(255)
-      .meta({ description: 'the file name', examples: ['CF00000000012.pdf'] }),
-  }),
-  query: z.object({ hash: z.string().min(1).max(255).meta({ description: 'the signature of the link' }) }),
+  params: asSent(
+    z.object({
+      id: idParam.meta({ description: 'the label id' }),
+      file: z
+        .string()
+        .min(1)
+        .max(255)
+        .meta({ description: 'the file name', examples: ['CF00000000012.pdf'] }),
+    }),
+  ),
+  // A link without its hash does not verify (403), like one with a wrong hash.
+  query: parsedBy(z.object({ hash: z.string().min(1).max(255).meta({ description: 'the signature of the link' }) }), (query) => query as { hash?: string }),
   answers: {
     200: {
       description: 'The label file.',
@@ -35,9 +38,9 @@ const download = operation({
  * is the PDF, `{barcode}.zpl` the ZPL of the same label. A wrong hash is 403; a voided label (its
  * consignment was cancelled) is 410.
  */
-export function labelRoutes(deps: { consignments: ConsignmentService; labelLinks: LabelLinks }): FastifyPluginAsync {
+export function labelRoutes(deps: { consignments: ConsignmentService; labelLinks: LabelLinks }): RoutesPlugin {
   return async (app) => {
-    app.get<{ Params: { id: string; file: string }; Querystring: { hash?: string } }>('/labels/:id/:file', { schema: download }, async (request, reply) => {
+    app.get('/labels/:id/:file', { schema: download }, async (request, reply) => {
       const id = Number(request.params.id);
       const file = request.params.file;
       if (!Number.isSafeInteger(id) || id < 1 || !deps.labelLinks.verify(id, file, request.query.hash)) throw new DomainError('LABEL_LINK_INVALID');

@@ -1,7 +1,9 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import { asSent, pageParams } from './params';
+import { parsedBy, type RoutesPlugin } from '../validation';
 import { z } from 'zod';
 import { ORDER_EVENT_STATES } from '../../domain/order-source';
-import { pageQuery, pageResponse, parsePageRequest } from '../../domain/pagination';
+import { pageResponse } from '../../domain/pagination';
 import { orderSourceBodies, parseOrderSourceInput } from '../../imports/order-source-input';
 import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
 import type { OrderSourceService } from '../../services/order-sources.service';
@@ -11,7 +13,8 @@ import { envelope, operation, page, requestSchema } from '../openapi/operation';
 /** Largest order webhook body accepted (Shopify orders with hundreds of line items stay far below). */
 export const MAX_ORDER_WEBHOOK_BYTES = 2 * 1024 * 1024;
 
-const sourceId = z.object({ id: z.string().min(1).max(64).meta({ description: 'the order source id (a uuid)' }) });
+const sourceIdObject = z.object({ id: z.string().min(1).max(64).meta({ description: 'the order source id (a uuid)' }) });
+const sourceId = asSent(sourceIdObject);
 const SourceEnvelope = envelope('OrderSourceAnswer', OrderSourceAnswer);
 const base = { tags: ['Order sources'], access: 'apiKey' } as const;
 const sourceLinks = (status: number) => ({
@@ -26,7 +29,7 @@ const createSource = operation({
   summary: 'Connect a shop (Shopify, WooCommerce)',
   description:
     "A shop whose orders become drafts the moment they are placed (docs/order-feeds.md). Register the answer's `delivery_url` as the shop's order webhook, signed with the same `secret` (stored encrypted, never shown again). The draft defaults are those of CSV imports.",
-  body: requestSchema('OrderSourceCreate', orderSourceBodies.create),
+  body: parsedBy(requestSchema('OrderSourceCreate', orderSourceBodies.create), (body) => parseOrderSourceInput(body, 'create')),
   answers: { 201: { description: 'The source, with its delivery URL.', schema: SourceEnvelope } },
   links: sourceLinks(201),
 });
@@ -34,7 +37,7 @@ const listSources = operation({
   ...base,
   operationId: 'listOrderSources',
   summary: 'Your order sources',
-  query: pageQuery(),
+  query: pageParams(),
   answers: { 200: { description: 'A page of sources.', schema: envelope('OrderSourceListAnswer', page(OrderSourceAnswer)) } },
 });
 const getSource = operation({
@@ -51,7 +54,7 @@ const replaceSource = operation({
   summary: 'Replace an order source',
   description: 'Every field as on create (the platform cannot change); `secret` may be left out to keep the stored one.',
   params: sourceId,
-  body: requestSchema('OrderSourceReplace', orderSourceBodies.replace),
+  body: parsedBy(requestSchema('OrderSourceReplace', orderSourceBodies.replace), (body) => parseOrderSourceInput(body, 'replace')),
   answers: { 200: { description: 'The source.', schema: SourceEnvelope } },
   errors: [404],
 });
@@ -70,13 +73,13 @@ const listEvents = operation({
   summary: "An order source's received events",
   description: 'Newest first, each with its state (received, drafted, processed, cancelled, duplicate, failed) and, when it failed, why.',
   params: sourceId,
-  query: pageQuery(),
+  query: pageParams(),
   answers: { 200: { description: 'A page of events.', schema: envelope('OrderEventListAnswer', page(OrderEventAnswer)) } },
   errors: [404],
 });
 
 /** A notice's path: the source, and whatever path the marketplace adds under the delivery URL (Hepsiburada's `orders`, `lineitems/{id}/cancel`, …). */
-const noticePath = sourceId.extend({
+const noticePath = sourceIdObject.extend({
   '*': z.string().max(512).meta({ description: "the rest of the path, as the marketplace sends it (`notices`, Hepsiburada's `notices/orders`, …)" }),
 });
 
@@ -87,7 +90,7 @@ const marketplaceNoticeOptions = {
     "Called by Trendyol (its webhook, registered at the source's `delivery_url`) or Hepsiburada (its pushes, to paths under the `delivery_url` given to it as the base URL), not by customers: no API key. Marketplaces sign nothing: the notice must present the source's webhook credential (`x-api-key`, or Basic auth with it as the password); nothing of its body is kept or trusted: the source is pulled at once, and the pull reads the packages. A wrong or missing credential is 401; an unknown or disabled source 404.",
   tags: ['Carrier callbacks'],
   access: 'orderWebhookSignature',
-  params: noticePath,
+  params: asSent(noticePath),
   answers: {
     200: {
       description: 'The credential is right: the source is pulled now.',
@@ -112,7 +115,7 @@ const receiveOrders = operation({
   tags: ['Carrier callbacks'],
   access: 'orderWebhookSignature',
   params: sourceId,
-  body: {
+  bodyContent: {
     required: true,
     content: {
       'application/json': { schema: { type: 'object', description: 'the order, as the platform sends it (Shopify `Order`, WooCommerce REST `order`)' } },
@@ -139,43 +142,42 @@ const receiveOrders = operation({
   errors: [404],
 });
 
-type SourceParams = { Params: { id: string } };
-
 /** Order sources of the caller's customer: create, list, get, replace (PUT), delete, and their events. Another customer's is "not found". */
-export function orderSourceRoutes(deps: { orderSources: OrderSourceService }): FastifyPluginAsync {
+export function orderSourceRoutes(deps: { orderSources: OrderSourceService }): RoutesPlugin {
   const show = (s: Parameters<typeof toOrderSourceResponse>[0]) => toOrderSourceResponse(s, deps.orderSources.deliveryUrl(s));
   return async (app) => {
     app.post('/order-sources', { schema: createSource }, async (request, reply) => {
-      const source = await deps.orderSources.create(request.caller, parseOrderSourceInput(request.body, 'create'));
+      const source = await deps.orderSources.create(request.caller, request.body);
       const message = source.webhookCredential ? SUCCESS_MESSAGES.MARKETPLACE_SOURCE_CREATED : SUCCESS_MESSAGES.ORDER_SOURCE_CREATED;
       return reply.code(201).send({ status: true, message: translate(message, request.locale), data: show(source) });
     });
 
     app.get('/order-sources', { schema: listSources }, async (request) => {
-      const pageRequest = parsePageRequest(request.query);
+      const pageRequest = request.query;
       const { rows, total } = await deps.orderSources.list(request.caller, pageRequest);
       return { status: true, message: null, data: pageResponse(rows.map(show), pageRequest, total) };
     });
 
-    app.get<SourceParams>('/order-sources/:id', { schema: getSource }, async (request) => ({
+    app.get('/order-sources/:id', { schema: getSource }, async (request) => ({
       status: true,
       message: null,
       data: show(await deps.orderSources.get(request.caller, request.params.id)),
     }));
 
-    app.put<SourceParams>('/order-sources/:id', { schema: replaceSource }, async (request) => {
-      await deps.orderSources.get(request.caller, request.params.id);
-      const source = await deps.orderSources.replace(request.caller, request.params.id, parseOrderSourceInput(request.body, 'replace'));
+    // An unknown source is 404 whatever the body: looked up before the body is checked.
+    const sourceExists = async (request: FastifyRequest) => void (await deps.orderSources.get(request.caller, (request.params as { id: string }).id));
+    app.put('/order-sources/:id', { schema: replaceSource, preValidation: sourceExists }, async (request) => {
+      const source = await deps.orderSources.replace(request.caller, request.params.id, request.body);
       return { status: true, message: translate(SUCCESS_MESSAGES.ORDER_SOURCE_UPDATED, request.locale), data: show(source) };
     });
 
-    app.delete<SourceParams>('/order-sources/:id', { schema: deleteSource }, async (request) => {
+    app.delete('/order-sources/:id', { schema: deleteSource }, async (request) => {
       await deps.orderSources.remove(request.caller, request.params.id);
       return { status: true, message: translate(SUCCESS_MESSAGES.ORDER_SOURCE_DELETED, request.locale), data: { id: request.params.id } };
     });
 
-    app.get<SourceParams>('/order-sources/:id/events', { schema: listEvents }, async (request) => {
-      const pageRequest = parsePageRequest(request.query);
+    app.get('/order-sources/:id/events', { schema: listEvents }, async (request) => {
+      const pageRequest = request.query;
       const { rows, total } = await deps.orderSources.events(request.caller, request.params.id, pageRequest);
       return {
         status: true,
@@ -195,19 +197,20 @@ export function orderSourceRoutes(deps: { orderSources: OrderSourceService }): F
  * signed, whatever the content type (the JSON parser of the rest of the API would re-serialise it), within
  * MAX_ORDER_WEBHOOK_BYTES.
  */
-export function orderDeliveryRoutes(deps: { orderSources: OrderSourceService }): FastifyPluginAsync {
+export function orderDeliveryRoutes(deps: { orderSources: OrderSourceService }): RoutesPlugin {
   return async (app) => {
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_ORDER_WEBHOOK_BYTES }, (_request, body, done) => done(null, body));
     // A marketplace's notices: Trendyol's webhook at the delivery URL, Hepsiburada's pushes at paths under it
     // (`/orders`, `/packages`, `/lineitems/{id}/cancel`, …), with POST or PUT.
-    app.post<SourceParams>('/order-sources/:id/push/*', { schema: marketplaceNotice, bodyLimit: MAX_ORDER_WEBHOOK_BYTES }, receive);
-    app.put<SourceParams>('/order-sources/:id/push/*', { schema: marketplacePush, bodyLimit: MAX_ORDER_WEBHOOK_BYTES }, receive);
-    app.post<SourceParams>('/order-sources/:id/orders', { schema: receiveOrders, bodyLimit: MAX_ORDER_WEBHOOK_BYTES }, async (request) => receive(request));
+    app.post('/order-sources/:id/push/*', { schema: marketplaceNotice, bodyLimit: MAX_ORDER_WEBHOOK_BYTES }, receive);
+    app.put('/order-sources/:id/push/*', { schema: marketplacePush, bodyLimit: MAX_ORDER_WEBHOOK_BYTES }, receive);
+    app.post('/order-sources/:id/orders', { schema: receiveOrders, bodyLimit: MAX_ORDER_WEBHOOK_BYTES }, async (request) => receive(request));
 
-    async function receive(request: FastifyRequest<SourceParams>) {
+    async function receive(request: FastifyRequest) {
+      const { id } = request.params as { id: string };
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const outcome = await deps.orderSources.receive(request.params.id, request.headers, body);
+      const outcome = await deps.orderSources.receive(id, request.headers, body);
       const t = (text: (typeof SUCCESS_MESSAGES)[keyof typeof SUCCESS_MESSAGES]) => translate(text, request.locale);
       switch (outcome.kind) {
         case 'ping':

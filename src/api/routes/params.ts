@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { DomainError } from '../../domain/errors';
+import { pageQuery, parsePageRequest } from '../../domain/pagination';
+import { parsedBy } from '../validation';
 
 const MAX_ID = 2_147_483_647 * 1024; // bigserial ids, kept well inside Number's safe range
 /** Provider ids (built-in carriers and carrier accounts) are 32-bit. */
@@ -30,3 +32,34 @@ export const textParam = (description: string) => z.string().min(1).max(255).met
 
 /** `{id}`: a provider id (the routes of providers, tracking and carrier callbacks). */
 export const providerIdParams = z.object({ id: idParam.meta({ description: 'the provider id' }) });
+
+/**
+ * Path parameters that are all ids (`documented` says which and how they read), parsed to numbers; a value that
+ * is no id is refused as `field` (the domain's name of the id, e.g. `draft_consignment_id`).
+ */
+export function idParams<S extends z.ZodObject>(documented: S, field: string, max = MAX_ID) {
+  return parsedBy(
+    documented,
+    (params) =>
+      Object.fromEntries(Object.entries(params as Record<string, string>).map(([key, value]) => [key, parseId(value, field, max)])) as Record<
+        keyof z.input<S>,
+        number
+      >,
+  );
+}
+
+/** `page` and `limit` of a list with its own bounds, parsed to a page request (defaults filled in). */
+export function pageParams(bounds: { defaultLimit?: number; maxLimit?: number } = {}) {
+  return parsedBy(pageQuery(bounds), (query) => parsePageRequest(query, bounds));
+}
+
+/**
+ * Parameters taken as sent: the handler or service judges them with its own answer (a value that names nothing
+ * is "not found", a link that does not verify is 403), never a 400, so the schema documents and types them.
+ */
+export function asSent<S extends z.ZodObject>(documented: S) {
+  return parsedBy(documented, (params) => params as z.input<S>);
+}
+
+/** `{id}` a provider id, undefined when the path cannot name one (the routes answer "not found" or 401 then, not 400). */
+export const providerIdPath = parsedBy(providerIdParams, (params) => ({ id: providerIdOf(params.id) }));

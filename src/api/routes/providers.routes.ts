@@ -1,10 +1,10 @@
-import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { SANDBOX_LOGOS } from '../../carriers/sandbox-carriers';
 import { DomainError } from '../../domain/errors';
 import type { ProviderService } from '../../services/providers.service';
 import { envelope, operation } from '../openapi/operation';
-import { providerIdOf, providerIdParams } from './params';
+import { providerIdPath } from './params';
+import type { RoutesPlugin } from '../validation';
 
 /** A generic mark for carrier-account providers (their carriers have no logo of ours). */
 const ACCOUNT_LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="160" height="48" viewBox="0 0 160 48" role="img" aria-label="Carrier account">
@@ -20,7 +20,7 @@ const logo = operation({
   description: 'The `provider.logo` URL of lookups. No API key.',
   tags: ['Providers'],
   access: 'public',
-  params: providerIdParams,
+  params: providerIdPath,
   answers: { 200: { description: 'An SVG image.', content: { 'image/svg+xml': { schema: { type: 'string' } } } } },
   errors: [404],
 });
@@ -54,10 +54,10 @@ const listProviders = operation({
  * `GET /api/v1/providers/{id}/logo.svg` (no API key): the absolute `provider.logo` URL of lookups resolves here.
  * Carriers' callbacks are in carrier-callbacks.routes.ts, the public tracking view in tracking.routes.ts.
  */
-export function providerRoutes(deps: { providers?: ProviderService }): FastifyPluginAsync {
+export function providerRoutes(deps: { providers?: ProviderService }): RoutesPlugin {
   return async (app) => {
-    app.get<{ Params: { id: string } }>('/providers/:id/logo.svg', { schema: logo }, async (request, reply) => {
-      const id = providerIdOf(request.params.id) ?? 0;
+    app.get('/providers/:id/logo.svg', { schema: logo }, async (request, reply) => {
+      const id = request.params.id ?? 0;
       const isAccount = !SANDBOX_LOGOS[id] && id > 0 && (await deps.providers?.describe(id)) !== undefined;
       const logo = SANDBOX_LOGOS[id] ?? (isAccount ? ACCOUNT_LOGO_SVG : undefined);
       if (!logo) throw new DomainError('ROUTE_NOT_FOUND', { params: { method: request.method, url: request.url } });
@@ -67,7 +67,7 @@ export function providerRoutes(deps: { providers?: ProviderService }): FastifyPl
 }
 
 /** `GET /api/v1/providers`: what the caller can ship with (built-in carriers and its own carrier accounts). */
-export function providerListRoutes(deps: { providers: ProviderService }): FastifyPluginAsync {
+export function providerListRoutes(deps: { providers: ProviderService }): RoutesPlugin {
   return async (app) => {
     app.get('/providers', { schema: listProviders }, async (request) => ({
       status: true,

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { DomainError } from '../../domain/errors';
 import { carrierEventOf, TRACKING_EVENTS } from '../../domain/tracking';
 import { parseOrRefuse } from '../../domain/validation';
 import { SUCCESS_MESSAGES, translate } from '../../i18n/messages';
 import type { ConsignmentService } from '../../services/consignments.service';
-import { idParam, parseId } from './params';
+import { idParam, idParams } from './params';
 import { envelope, operation, requestSchema } from '../openapi/operation';
+import { parsedBy, type RoutesPlugin } from '../validation';
 
 const eventBody = z.object({
   event: z.enum(TRACKING_EVENTS),
@@ -24,8 +24,8 @@ const emit = operation({
     'For trying the lifecycle without a real carrier: the event reaches the consignment as a carrier event would (202; applied shortly). Only for consignments booked with a sandbox carrier (409 otherwise).',
   tags: ['Sandbox'],
   access: 'apiKey',
-  params: z.object({ id: idParam }),
-  body: requestSchema('SandboxEvent', eventBody),
+  params: idParams(z.object({ id: idParam }), 'consignment_id'),
+  body: parsedBy(requestSchema('SandboxEvent', eventBody), (body) => parseOrRefuse(eventBody, body ?? {}, (path) => path.join('.') || 'event')),
   bodyExample: { event: 'PICKED_UP', location: 'İstanbul Hub' },
   answers: { 202: { description: 'Accepted.', schema: envelope('SandboxEventAnswer', z.object({ consignment: z.int(), event_id: z.string() })) } },
   errors: [404, 409, 503],
@@ -35,11 +35,11 @@ const emit = operation({
  * The sandbox events endpoint (docs/api.md): makes the consignment's sandbox carrier emit a tracking event, which reaches
  * the lifecycle workflow by the same path as a real carrier's (`ingestCarrierEvent`). 202: applied shortly.
  */
-export function sandboxRoutes(deps: { consignments: ConsignmentService; sandboxProviders: Set<number> }): FastifyPluginAsync {
+export function sandboxRoutes(deps: { consignments: ConsignmentService; sandboxProviders: Set<number> }): RoutesPlugin {
   return async (app) => {
-    app.post<{ Params: { id: string } }>('/sandbox/consignments/:id/events', { schema: emit }, async (request, reply) => {
-      const id = parseId(request.params.id, 'consignment_id');
-      const event = parseOrRefuse(eventBody, request.body ?? {}, (path) => path.join('.') || 'event');
+    app.post('/sandbox/consignments/:id/events', { schema: emit }, async (request, reply) => {
+      const { id } = request.params;
+      const event = request.body;
       const { consignment } = await deps.consignments.find({ id, customerId: request.caller.customerId });
       if (consignment.provider_id === null || !deps.sandboxProviders.has(consignment.provider_id) || !consignment.tracking_code)
         throw new DomainError('NOT_SANDBOX_CONSIGNMENT');

@@ -1,4 +1,3 @@
-import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { DomainError } from '../../domain/errors';
 import { statusMessage, statusName } from '../../domain/statuses';
@@ -6,6 +5,7 @@ import type { ConsignmentService } from '../../services/consignments.service';
 import { formatTimestamp } from '../mappers/timestamps';
 import { envelope, operation } from '../openapi/operation';
 import { providerIdOf, providerIdParams, textParam } from './params';
+import { parsedBy, type RoutesPlugin } from '../validation';
 
 const track = operation({
   operationId: 'trackConsignment',
@@ -13,7 +13,11 @@ const track = operation({
   description: "What the label's QR code opens: status and history only (no names, addresses or costs). No API key.",
   tags: ['Providers'],
   access: 'public',
-  params: providerIdParams.extend({ code: textParam("the carrier's tracking code or the service barcode") }),
+  // A path that names no provider or consignment is not found, not refused.
+  params: parsedBy(providerIdParams.extend({ code: textParam("the carrier's tracking code or the service barcode") }), (params) => ({
+    id: providerIdOf(params.id),
+    code: params.code,
+  })),
   answers: {
     200: {
       description: 'The status and its history.',
@@ -44,10 +48,10 @@ const track = operation({
  * `GET /api/v1/providers/{id}/track/{tracking_code}` (no API key): the public tracking view the label's QR code
  * opens: status and history only, no names, addresses or costs.
  */
-export function trackingRoutes(deps: { consignments: ConsignmentService }): FastifyPluginAsync {
+export function trackingRoutes(deps: { consignments: ConsignmentService }): RoutesPlugin {
   return async (app) => {
-    app.get<{ Params: { id: string; code: string } }>('/providers/:id/track/:code', { schema: track }, async (request) => {
-      const providerId = providerIdOf(request.params.id);
+    app.get('/providers/:id/track/:code', { schema: track }, async (request) => {
+      const providerId = request.params.id;
       const tracked = providerId === undefined ? undefined : await deps.consignments.track(providerId, request.params.code);
       if (!tracked) throw new DomainError('CONSIGNMENT_NOT_FOUND');
       const { consignment, history } = tracked;
