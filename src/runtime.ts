@@ -174,7 +174,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       userAgent: 'consignflow-carrier/1',
     });
     stops.push(() => carrierHttp.close());
-    const providers = createProviderService({
+    const providerService = createProviderService({
       db,
       registry: carriers,
       publicBaseUrl: config.publicBaseUrl,
@@ -206,7 +206,15 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
     const documents = createDocumentService({ db, maxBytes: config.documentMaxBytes });
     const metrics = options.metrics ?? createMetrics({ outboxBacklog: () => countDraftStarts(db), readCache: db.readCacheStats });
     if (!options.metrics) stops.push(async () => metrics.stop());
-    const consignments = createConsignmentService({ db, providers, consignmentStarter, carrierWaitMs: config.carrierWaitMs, draftsQueued, documents, metrics });
+    const consignments = createConsignmentService({
+      db,
+      providers: providerService,
+      consignmentStarter,
+      carrierWaitMs: config.carrierWaitMs,
+      draftsQueued,
+      documents,
+      metrics,
+    });
     let worker: RunningWorker | undefined;
     if (options.worker) {
       worker = await startWorker({
@@ -216,7 +224,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
         deps: {
           db,
           carriers,
-          providers,
+          providers: providerService,
           importCarrierWaitMs: config.importCarrierWaitMs,
           trackingIntervalMs: config.carrierPollIntervalMs,
           draftsQueued,
@@ -232,7 +240,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
           publicBaseUrl: config.publicBaseUrl,
           marketplaceClients,
           orderEvents,
-          providerOf: (providerId) => providers.describe(providerId),
+          providerOf: (providerId) => providerService.describe(providerId),
         },
         workflowBundle: options.workflowBundle,
         maxCachedWorkflows: config.workerMaxCachedWorkflows,
@@ -284,8 +292,8 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
       app = buildApp({
         db,
         consignments,
-        providers: providers.describe,
-        providerService: providers,
+        describeProvider: providerService.describe,
+        providerService,
         labelLinks,
         sandboxProviders,
         carrierPushTokens: config.carrierPushTokens,
@@ -297,7 +305,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
         carrierAccounts,
         imports: createImportService({
           db,
-          providers,
+          providers: providerService,
           imports: createImportStarter({ client, taskQueue, tuning: options.importTuning }),
         }),
         orderSources: createOrderSourceService({
@@ -306,7 +314,7 @@ export async function startRuntime(config: Config, options: RuntimeOptions): Pro
           events: orderEvents,
           pulls: orderSourcePulls,
           carrierAccounts,
-          providers,
+          providers: providerService,
           publicBaseUrl: config.publicBaseUrl,
           metrics,
           log: logger,

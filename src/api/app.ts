@@ -52,7 +52,7 @@ import { serverTiming, withStageTimes, type StageTimes } from '../stage-timing';
 export interface AppDeps {
   db: Database;
   consignments: ConsignmentService;
-  providers: ProviderDirectory;
+  describeProvider: ProviderDirectory;
   health: HealthCheck;
   labelLinks: LabelLinks;
   /** provider ids of sandbox carriers; empty when SANDBOX=0 (the sandbox events endpoint is then absent) */
@@ -184,7 +184,7 @@ export const apiPlugin = fp<AppDeps>(
     // Without an API key: provider logos (public images), the public tracking view (the label's QR code), and
     // carriers' callbacks: event pushes (carrier bearer tokens) and carrier accounts' status webhooks (the secret
     // header registered at the remote).
-    app.register(providerRoutes({ providers: deps.providerService }), { prefix: '/api/v1' });
+    app.register(providerRoutes({ providerService: deps.providerService }), { prefix: '/api/v1' });
     app.register(trackingRoutes({ consignments: deps.consignments }), { prefix: '/api/v1' });
     app.register(carrierCallbackRoutes({ consignments: deps.consignments, pushTokens: deps.carrierPushTokens, carrierAccounts: deps.carrierAccounts }), {
       prefix: '/api/v1',
@@ -196,7 +196,7 @@ export const apiPlugin = fp<AppDeps>(
     app.register(orderDeliveryRoutes({ orderSources: deps.orderSources }), { prefix: '/api/v1' });
     const customs = createCustomsService({
       consignments: deps.consignments,
-      carrierName: async (id) => (await deps.providers(id))?.name,
+      carrierName: async (id) => (await deps.describeProvider(id))?.name,
       sdrRates: deps.sdrRates,
     });
     const labelBatches = createLabelBatchService({ db: deps.db });
@@ -206,7 +206,7 @@ export const apiPlugin = fp<AppDeps>(
       consolePlugin({
         ...deps.console,
         consignments: deps.consignments,
-        providers: deps.providers,
+        describeProvider: deps.describeProvider,
         providerService: deps.providerService,
         labelLinks: deps.labelLinks,
         labelBatches,
@@ -229,7 +229,7 @@ export const apiPlugin = fp<AppDeps>(
           consignmentRoutes({
             db: deps.db,
             consignments: deps.consignments,
-            providers: deps.providers,
+            describeProvider: deps.describeProvider,
             labelLinks: deps.labelLinks,
             lookupLimit: deps.lookupLimit,
             listLimit: deps.listLimit,
@@ -238,7 +238,7 @@ export const apiPlugin = fp<AppDeps>(
         );
         v1.register(webhookRoutes({ webhooks: deps.webhooks }));
         v1.register(carrierAccountRoutes({ carrierAccounts: deps.carrierAccounts }));
-        v1.register(providerListRoutes({ providers: deps.providerService }));
+        v1.register(providerListRoutes({ providerService: deps.providerService }));
         v1.register(importRoutes({ db: deps.db, imports: deps.imports }));
         v1.register(orderSourceRoutes({ orderSources: deps.orderSources }));
         v1.register(labelBatchRoutes({ batches: labelBatches, imports: deps.imports }));

@@ -16,7 +16,7 @@ import type { WebhookService } from '../services/webhooks.service';
  */
 export interface ConsolePageDeps {
   consignments: ConsignmentService;
-  providers: ProviderDirectory;
+  describeProvider: ProviderDirectory;
   providerService?: ProviderService;
   labelLinks: LabelLinks;
   labelBatches: LabelBatchService;

@@ -97,7 +97,7 @@ describe('envelope on every refusal', () => {
         },
       }),
     );
-    const failing = { find: async () => Promise.reject(new Error('relation "secret_table" does not exist')) } as unknown as ConsignmentService;
+    const failing = { lookup: async () => Promise.reject(new Error('relation "secret_table" does not exist')) } as unknown as ConsignmentService;
     const app = buildApp(appDoubles({ db: svc.db, consignments: failing, health: svc.runtime.health, logger }));
     try {
       const res = await app.inject({ method: 'GET', url: '/api/v1/consignments/1/details', headers: { apikey: key, 'x-request-id': 'req-test-500-abc' } });

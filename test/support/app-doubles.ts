@@ -30,7 +30,7 @@ const noLimit = async () => {};
 export function appDoubles(given: Partial<AppDeps> & { db: Database }): AppDeps {
   return {
     consignments: unusedService('consignments'),
-    providers: async () => undefined,
+    describeProvider: async () => undefined,
     health: async () => ({ database: true, temporal: true, worker: true }),
     labelLinks: createLabelLinks('app-doubles-secret-0123456789', 'http://app.test'),
     sandboxProviders: new Set<number>(),

@@ -344,11 +344,11 @@ export type ConsignmentDetail = z.output<typeof DetailAnswer>;
  * shows it. Each provider is looked up once per mapper (a page of a hundred names a few): make one per request.
  */
 export function detailMapper(
-  deps: { providers: ProviderDirectory; labelUrl: DetailContext['labelUrl']; documentUrl: DetailContext['documentUrl']; sdrRates?: SdrRates },
+  deps: { describeProvider: ProviderDirectory; labelUrl: DetailContext['labelUrl']; documentUrl: DetailContext['documentUrl']; sdrRates?: SdrRates },
   request: { caller: Caller; locale: Locale },
 ) {
   const seen = new Map<number, Promise<ProviderInfo | undefined>>();
-  const provider = (id: number) => seen.get(id) ?? seen.set(id, deps.providers(id)).get(id)!;
+  const provider = (id: number) => seen.get(id) ?? seen.set(id, deps.describeProvider(id)).get(id)!;
   return {
     provider,
     detail: async (found: ConsignmentDetails, known?: ProviderInfo): Promise<ConsignmentDetail> =>

@@ -94,7 +94,7 @@ const customsDocument = operation({
 export interface ConsignmentRouteDeps {
   db: Queryable;
   consignments: ConsignmentService;
-  providers: ProviderDirectory;
+  describeProvider: ProviderDirectory;
   labelLinks: LabelLinks;
   /** rate limit of the two lookups (docs/api.md), when configured */
   lookupLimit?: preHandlerAsyncHookHandler;
@@ -121,7 +121,7 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): RoutesPlugin {
     type Found = Awaited<ReturnType<ConsignmentService['lookup']>>;
     const mapper = (request: { caller: Caller; locale: 'en' | 'tr' }) =>
       detailMapper(
-        { providers: deps.providers, labelUrl: deps.labelLinks.url, documentUrl: deps.labelLinks.documentUrl, sdrRates: deps.customs.rates },
+        { describeProvider: deps.describeProvider, labelUrl: deps.labelLinks.url, documentUrl: deps.labelLinks.documentUrl, sdrRates: deps.customs.rates },
         request,
       );
     // The limits count every request, refused ones too: they run before the input is checked.
@@ -144,7 +144,7 @@ export function consignmentRoutes(deps: ConsignmentRouteDeps): RoutesPlugin {
       if (!byCaller && answers.size >= LOOKUP_ANSWERS) answers.delete(answers.keys().next().value!);
       answers.set(key, (byCaller ??= new WeakMap()));
       const byLocale = byCaller.get(request.caller) ?? byCaller.set(request.caller, new Map()).get(request.caller)!;
-      const provider = details.consignment.provider_id !== null ? await deps.providers(details.consignment.provider_id) : undefined;
+      const provider = details.consignment.provider_id !== null ? await deps.describeProvider(details.consignment.provider_id) : undefined;
       const kept = byLocale.get(request.locale);
       if (kept && sameProvider(kept.provider, provider)) return kept.body;
       const body = Buffer.from(JSON.stringify({ status: true, message: null, data: await mapper(request).detail(details, provider) }));

@@ -54,11 +54,11 @@ const listProviders = operation({
  * `GET /api/v1/providers/{id}/logo.svg` (no API key): the absolute `provider.logo` URL of lookups resolves here.
  * Carriers' callbacks are in carrier-callbacks.routes.ts, the public tracking view in tracking.routes.ts.
  */
-export function providerRoutes(deps: { providers?: ProviderService }): RoutesPlugin {
+export function providerRoutes(deps: { providerService?: ProviderService }): RoutesPlugin {
   return async (app) => {
     app.get('/providers/:id/logo.svg', { schema: logo }, async (request, reply) => {
       const id = request.params.id ?? 0;
-      const isAccount = !SANDBOX_LOGOS[id] && id > 0 && (await deps.providers?.describe(id)) !== undefined;
+      const isAccount = !SANDBOX_LOGOS[id] && id > 0 && (await deps.providerService?.describe(id)) !== undefined;
       const logo = SANDBOX_LOGOS[id] ?? (isAccount ? ACCOUNT_LOGO_SVG : undefined);
       if (!logo) throw new DomainError('ROUTE_NOT_FOUND', { params: { method: request.method, url: request.url } });
       return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(logo);
@@ -67,12 +67,12 @@ export function providerRoutes(deps: { providers?: ProviderService }): RoutesPlu
 }
 
 /** `GET /api/v1/providers`: what the caller can ship with (built-in carriers and its own carrier accounts). */
-export function providerListRoutes(deps: { providers: ProviderService }): RoutesPlugin {
+export function providerListRoutes(deps: { providerService: ProviderService }): RoutesPlugin {
   return async (app) => {
     app.get('/providers', { schema: listProviders }, async (request) => ({
       status: true,
       message: null,
-      data: await deps.providers.list(request.caller.customerId),
+      data: await deps.providerService.list(request.caller.customerId),
     }));
   };
 }

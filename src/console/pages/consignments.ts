@@ -106,7 +106,7 @@ function choiceField(ctx: PageContext, providers: ProviderInfo[], id: string): H
 export function consignmentPages(deps: ConsignmentPageDeps): FastifyPluginAsync {
   const mapperFor = (request: FastifyRequest) =>
     detailMapper(
-      { providers: deps.providers, labelUrl: deps.labelLinks.url, documentUrl: deps.labelLinks.documentUrl, sdrRates: deps.customs.rates },
+      { describeProvider: deps.describeProvider, labelUrl: deps.labelLinks.url, documentUrl: deps.labelLinks.documentUrl, sdrRates: deps.customs.rates },
       { caller: request.caller, locale: request.console.locale },
     );
   const providersOf = async (request: FastifyRequest) => (deps.providerService ? await deps.providerService.list(request.caller.customerId) : []);
