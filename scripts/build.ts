@@ -20,6 +20,8 @@ export const BUILD_OUTPUTS = [
   'src/main.js',
   // PGlite's thread runs this file (src/db/pglite-thread.ts starts it from beside itself).
   'src/db/pglite-worker.js',
+  // The workflows are bundled in a thread running this file (src/temporal/bundling.ts starts it from beside itself).
+  'src/temporal/bundling-thread.js',
   'src/cli.js',
   'src/db/migrations',
   'src/console/assets/console.css',

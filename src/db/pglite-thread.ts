@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { extname, join } from 'node:path';
+import { threadScript } from '../thread-script';
 import { groupedWhileBusy } from './grouping';
 import type { PgliteAnswer, PgliteRequest, PgliteWorkerData } from './pglite-protocol';
 import { ReadCache, TableChanges } from './read-cache';
@@ -23,17 +23,6 @@ import { ReadCache, TableChanges } from './read-cache';
  * version is installed (test/unit/db/pglite-version.test.ts), until these are checked again and this is updated.
  */
 export const PGLITE_CHECKED_VERSION = '0.5.16';
-
-/**
- * The thread's script: the compiled pglite-worker.js beside this file in the build; under tsx and Jest, the
- * TypeScript source, which a fresh thread loads through tsx's CommonJS hook (Jest's transform and the `--import
- * tsx` of `npm start` do not reach into a new thread).
- */
-function workerScript(): { file: string; execArgv?: string[] } {
-  const extension = extname(__filename);
-  const file = join(__dirname, `pglite-worker${extension}`);
-  return extension === '.ts' ? { file, execArgv: ['--require', require.resolve('tsx/cjs')] } : { file };
-}
 
 export interface PgliteThreadOptions {
   /** absent: in memory */
@@ -113,7 +102,7 @@ type Waiting = { params: unknown[]; key: string; resolve: (answer: CachedAnswer<
 
 /** Starts PGlite in a worker thread; resolves once the database is open (initdb done on a new one). */
 export async function startPgliteThread(options: PgliteThreadOptions) {
-  const { file, execArgv } = workerScript();
+  const { file, execArgv } = threadScript(__dirname, 'pglite-worker', __filename);
   const workerData: PgliteWorkerData = { dataDir: options.dataDir, startParams: options.startParams, maxStatements: options.maxStatements ?? MAX_STATEMENTS };
   const worker = new Worker(file, { workerData, ...(execArgv && { execArgv }) });
   const pending = new Map<number, Pending>();

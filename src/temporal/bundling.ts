@@ -1,6 +1,7 @@
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { join } from 'node:path';
 import { Worker as Thread } from 'node:worker_threads';
+import { threadScript } from '../thread-script';
 
 /*
  * The workflows' bundle, apart from the worker (its activities, carriers and PDF modules), so that the
@@ -18,23 +19,14 @@ export function buildWorkflowBundle(): Promise<WorkflowBundleWithSourceMap> {
   return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: undefined });
 }
 
-/** The thread that bundles: CommonJS, given the SDK's path and the workflows' (it runs webpack, nothing of ours; warnings only). */
-const BUNDLING_THREAD = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { bundleWorkflowCode, DefaultLogger } = require(workerData.sdk);
-bundleWorkflowCode({ workflowsPath: workerData.workflowsPath, logger: new DefaultLogger('WARN') }).then((bundle) => parentPort.postMessage(bundle));
-`;
-
 /**
  * Bundles the workflows with webpack in a thread of its own, which ends with it, so that webpack's modules never
  * stay in the calling thread's heap, where every full garbage collection of the API's thread would mark them again.
  */
 export function bundleWorkflowsInThread(workflowsPath = WORKFLOWS_PATH): Promise<WorkflowBundleWithSourceMap> {
   return new Promise((resolve, reject) => {
-    const thread = new Thread(BUNDLING_THREAD, {
-      eval: true,
-      workerData: { sdk: require.resolve('@temporalio/worker'), workflowsPath },
-    });
+    const { file, execArgv } = threadScript(__dirname, 'bundling-thread', __filename);
+    const thread = new Thread(file, { execArgv, workerData: { workflowsPath } });
     thread.once('message', (bundle: WorkflowBundleWithSourceMap) => {
       resolve(bundle);
       void thread.terminate();
