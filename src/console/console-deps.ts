@@ -12,20 +12,20 @@ import type { WebhookService } from '../services/webhooks.service';
 
 /**
  * The services the console's pages call: the same objects the /api/v1 handlers call, so the two never drift.
- * Optional ones are absent in harnesses that do not need them (their pages then answer 404).
+ * Harnesses that need only some pages pass doubles for the rest (test/support/app-doubles.ts).
  */
 export interface ConsolePageDeps {
   consignments: ConsignmentService;
   describeProvider: ProviderDirectory;
-  providerService?: ProviderService;
+  providerService: ProviderService;
   labelLinks: LabelLinks;
   labelBatches: LabelBatchService;
   customs: CustomsService;
   addresses: AddressService;
-  imports?: ImportService;
-  webhooks?: WebhookService;
-  carrierAccounts?: CarrierAccountService;
-  orderSources?: OrderSourceService;
+  imports: ImportService;
+  webhooks: WebhookService;
+  carrierAccounts: CarrierAccountService;
+  orderSources: OrderSourceService;
   /** the Temporal UI's address, for the link to a consignment's workflow (absent: no link) */
   temporalUiUrl?: string;
   temporalNamespace: string;

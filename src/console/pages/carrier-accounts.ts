@@ -120,8 +120,6 @@ type DetailForm = 'rotate' | 'edit';
 
 export function carrierAccountPages(deps: ConsolePageDeps): FastifyPluginAsync {
   const accounts = deps.carrierAccounts;
-  // Without the service (a harness that leaves it out) the pages are not there: the console answers 404.
-  if (!accounts) return async () => {};
 
   const showList = async (
     request: FastifyRequest,
@@ -131,7 +129,7 @@ export function carrierAccountPages(deps: ConsolePageDeps): FastifyPluginAsync {
     const pageNo = view.pageNo ?? 1;
     const [{ rows, total }, providers] = await Promise.all([
       accounts.list(request.caller, { page: pageNo, limit: PAGE_SIZE }),
-      deps.providerService ? deps.providerService.list(request.caller.customerId) : undefined,
+      deps.providerService.list(request.caller.customerId),
     ]);
     return sendPage(
       reply.code(view.code ?? 200),

@@ -109,7 +109,7 @@ export function consignmentPages(deps: ConsignmentPageDeps): FastifyPluginAsync 
       { describeProvider: deps.describeProvider, labelUrl: deps.labelLinks.url, documentUrl: deps.labelLinks.documentUrl, sdrRates: deps.customs.rates },
       { caller: request.caller, locale: request.console.locale },
     );
-  const providersOf = async (request: FastifyRequest) => (deps.providerService ? await deps.providerService.list(request.caller.customerId) : []);
+  const providersOf = async (request: FastifyRequest) => deps.providerService.list(request.caller.customerId);
 
   /** The list's filters parsed as the API parses them: the filter, or the refusal to show instead of a list. */
   const parseFilters = (query: FilterQuery): { filter: ConsignmentFilter; page: number } | { refusal: DomainError } => {
@@ -239,8 +239,8 @@ export function consignmentPages(deps: ConsignmentPageDeps): FastifyPluginAsync 
       const consignment = await mapperFor(request).detail(found);
       const providers = await providersOf(request);
       const [quotes, deliveries] = await Promise.all([
-        isDraft(found.consignment.status) && deps.providerService ? draftQuotes(deps.providerService, request.caller.customerId, found.consignment) : undefined,
-        deps.webhooks?.deliveriesOfConsignment(request.caller, id),
+        isDraft(found.consignment.status) ? draftQuotes(deps.providerService, request.caller.customerId, found.consignment) : undefined,
+        deps.webhooks.deliveriesOfConsignment(request.caller, id),
       ]);
       const notices: Notice[] = [];
       const done = (request.query as { done?: string }).done;

@@ -273,7 +273,7 @@ const nameOf = (path: string) => {
 };
 
 export function draftPages(deps: ConsolePageDeps): FastifyPluginAsync {
-  const providersOf = async (request: FastifyRequest) => (deps.providerService ? await deps.providerService.list(request.caller.customerId) : []);
+  const providersOf = async (request: FastifyRequest) => deps.providerService.list(request.caller.customerId);
 
   /** The address search page's search and results for one party's box (its "use this address" buttons fill the party). */
   const lookUp = (ctx: PageContext, party: Party, keyword: string, country: string) =>

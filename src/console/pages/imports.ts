@@ -104,7 +104,6 @@ function formSlot(field: string): string {
 export function importPages(deps: ConsolePageDeps): FastifyPluginAsync {
   return async (app) => {
     const imports = deps.imports;
-    if (!imports) return;
 
     // The API registers the multipart parser in its own context: the console needs one of its own. The file's
     // limits are the API's (one byte over, so receiveFile sees the file is too large and says so); the form has
@@ -114,7 +113,7 @@ export function importPages(deps: ConsolePageDeps): FastifyPluginAsync {
     });
 
     const providersOf = async (request: FastifyRequest): Promise<ProviderInfo[]> =>
-      deps.providerService ? (await deps.providerService.list(request.caller.customerId)).filter((p) => p.status === 1) : [];
+      (await deps.providerService.list(request.caller.customerId)).filter((p) => p.status === 1);
 
     const listView = async (request: FastifyRequest, form: UploadFormView) => {
       const query = request.query as { page?: unknown };

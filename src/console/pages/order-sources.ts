@@ -2,7 +2,6 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { classify, httpStatusOf } from '../../api/errors';
 import { toOrderEventResponse, toOrderSourceResponse } from '../../api/mappers/order-source.mapper';
 import { draftParts, PREFERENCE } from '../../domain/draft';
-import { DomainError } from '../../domain/errors';
 import { isMarketplace, ORDER_PLATFORMS, SHOP_PLATFORMS, type OrderEventState } from '../../domain/order-source';
 import { parsePageRequest, type PageRequest } from '../../domain/pagination';
 import type { ConsoleTextKey } from '../../i18n/console';
@@ -136,13 +135,9 @@ function statusBody(source: SourceView, status: 0 | 1): Record<string, unknown> 
 const isNotFound = (error: unknown) => classify(error)?.code === 'ORDER_SOURCE_NOT_FOUND';
 
 export function orderSourcePages(deps: ConsolePageDeps): FastifyPluginAsync {
-  /** Without the service (harnesses that do not need it) the pages are "not found", as the API's routes are absent. */
-  const service = (): OrderSourceService => {
-    if (!deps.orderSources) throw new DomainError('ROUTE_NOT_FOUND');
-    return deps.orderSources;
-  };
+  const service = (): OrderSourceService => deps.orderSources;
   const show = (s: Parameters<typeof toOrderSourceResponse>[0]) => toOrderSourceResponse(s, service().deliveryUrl(s));
-  const providersOf = async (request: FastifyRequest) => (deps.providerService ? await deps.providerService.list(request.caller.customerId) : []);
+  const providersOf = async (request: FastifyRequest) => deps.providerService.list(request.caller.customerId);
 
   const listView = async (request: FastifyRequest, pageRequest: PageRequest) => {
     const { rows, total } = await service().list(request.caller, pageRequest);

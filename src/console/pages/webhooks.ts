@@ -91,8 +91,6 @@ function placeMessages(messages: Message[], rowOf: number[]): { byField: Map<str
 
 export function webhookPages(deps: ConsolePageDeps): FastifyPluginAsync {
   const webhooks = deps.webhooks;
-  // Without the service (a harness that leaves it out) the pages are not there: the console answers 404.
-  if (!webhooks) return async () => {};
 
   const showList = async (
     request: FastifyRequest,
