@@ -15,7 +15,6 @@
  * recorded) → the documents' business rules (result codes in a normal 200 answer).
  */
 import { STATUS_CODES, createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   ARAS_CANCEL_RESULTS,
   ARAS_CARGO_COLUMNS,
@@ -82,6 +81,7 @@ export {
   ARAS_ORDER_SERVICE_PATH,
   ARAS_QUERY_SERVICE_PATH,
 } from './aras.schemas';
+import { DoubleServer, FaultQueue } from '../double-server';
 export type { ArasOperation, ArasStep, ArasJsonRowShape } from './aras.schemas';
 
 export interface ArasAccount {
@@ -370,17 +370,9 @@ export async function startArasDouble(options: ArasDoubleOptions = {}): Promise<
   const orders = new Map<string, ArasOrder>();
   const all: ArasOrder[] = [];
   const cancelled: ArasOrder[] = [];
-  let faults: { fault: ArasFault; remaining: number; operation?: ArasOperation }[] = [];
+  const faults = new FaultQueue<ArasFault, ArasOperation>();
   let nextTracking = 3513773163316;
   let nextWaybill = 4_100_001;
-
-  function takeFault(operation: ArasOperation | undefined): ArasFault | undefined {
-    const i = faults.findIndex((f) => !f.operation || f.operation === operation);
-    if (i < 0) return undefined;
-    const entry = faults[i];
-    if (--entry.remaining <= 0) faults.splice(i, 1);
-    return entry.fault;
-  }
 
   const ownedBy = (account: string) => all.filter((o) => o.account === account);
   const find = (account: string, code: string) => ownedBy(account).find((o) => o.integrationCode === code);
@@ -830,7 +822,7 @@ export async function startArasDouble(options: ArasDoubleOptions = {}): Promise<
       }
       if (method !== 'POST') return send(res, new SoapAnswer(405, iisErrorPage(405), 'method-not-allowed', 'text/html; charset=utf-8'), rec);
 
-      const fault = takeFault(rec.operation);
+      const fault = faults.take(rec.operation);
       if (fault) rec.fault = fault.kind;
       switch (fault?.kind) {
         case 'hang':
@@ -874,23 +866,21 @@ export async function startArasDouble(options: ArasDoubleOptions = {}): Promise<
           return;
         }
         if (fault?.kind === 'applyThenHold') {
-          const held = setTimeout(() => send(res, a, rec), fault.ms);
-          req.socket.once('close', () => clearTimeout(held));
+          double.hold(req, fault.ms, () => send(res, a, rec));
           return;
         }
         send(res, a, rec);
       };
       if (fault?.kind === 'delay') {
-        const timer = setTimeout(process, fault.ms);
-        server.once('close', () => clearTimeout(timer));
+        double.later(fault.ms, process);
         return;
       }
       process();
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const double = new DoubleServer(server);
+  const port = await double.listen(options.port);
   const baseUrl = `http://127.0.0.1:${port}`;
 
   function advance(integrationCode: string, step: ArasStep, opts: ArasAdvanceOptions = {}): ArasShipment {
@@ -954,15 +944,12 @@ export async function startArasDouble(options: ArasDoubleOptions = {}): Promise<
     orders,
     cancelled,
     failNext(fault, opts = {}) {
-      faults.push({ fault, remaining: opts.times ?? 1, operation: opts.operation });
+      faults.push(fault, opts);
     },
     clearFaults() {
-      faults = [];
+      faults.clear();
     },
     advance,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => double.close(),
   };
 }

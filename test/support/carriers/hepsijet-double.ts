@@ -19,7 +19,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   DELETE_DELIVERY_ORDER,
   GET_DELIVERY_TRACKING,
@@ -55,6 +54,7 @@ import {
   type HepsijetLabel,
   type HepsijetMessage,
 } from './hepsijet.schemas';
+import { DoubleServer, FaultQueue } from '../double-server';
 
 export { HEPSIJET_EVENTS, HEPSIJET_EVENT_NAMES, HEPSIJET_MESSAGES, HEPSIJET_TOWNS, readHepsijetZplBarcode } from './hepsijet.schemas';
 
@@ -271,7 +271,7 @@ export async function startHepsijetDouble(options: HepsijetDoubleOptions = {}): 
   const tokens = new Map<string, Issued>();
   const requests: HepsijetRecordedRequest[] = [];
   const deliveries = new Map<string, HepsijetDelivery>();
-  let faults: { fault: HepsijetFault; remaining: number; operation?: HepsijetOperation }[] = [];
+  const faults = new FaultQueue<HepsijetFault, HepsijetOperation>();
   let nextGenerated = 10000000001;
   let logins = 0;
 
@@ -284,14 +284,6 @@ export async function startHepsijetDouble(options: HepsijetDoubleOptions = {}): 
   const invalid = (errors: string[]) => new HttpAnswer(failStatus, { status: 'FAIL', message: errors[0] } satisfies HepsijetFail, 'invalid', {}, errors);
   const spring = (status: number, path: string, outcome: HepsijetRecordedRequest['outcome'], extra: Record<string, string> = {}, errors: string[] = []) =>
     new HttpAnswer(status, springError(now(), status, STATUS_CODES[status] ?? 'Error', path), outcome, extra, errors);
-
-  function takeFault(operation: HepsijetOperation | undefined): HepsijetFault | undefined {
-    const i = faults.findIndex((f) => !f.operation || f.operation === operation);
-    if (i < 0) return undefined;
-    const entry = faults[i];
-    if (--entry.remaining <= 0) faults.splice(i, 1);
-    return entry.fault;
-  }
 
   // ---- auth ---------------------------------------------------------------------------------------------------------
 
@@ -644,7 +636,6 @@ export async function startHepsijetDouble(options: HepsijetDoubleOptions = {}): 
     if (rec.operation === 'getToken' && a.status === 200) logins++;
   }
 
-  const timers = new Set<NodeJS.Timeout>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -685,7 +676,7 @@ export async function startHepsijetDouble(options: HepsijetDoubleOptions = {}): 
         }
       };
 
-      const fault = takeFault(m?.route.operation);
+      const fault = faults.take(m?.route.operation);
       if (fault) rec.fault = fault.kind;
       switch (fault?.kind) {
         case 'hang':
@@ -704,8 +695,7 @@ export async function startHepsijetDouble(options: HepsijetDoubleOptions = {}): 
         case 'unauthorized':
           return send(res, spring(401, url.pathname, 'fault'), rec);
         case 'delay': {
-          const timer = setTimeout(() => send(res, handle(), rec), fault.ms);
-          timers.add(timer);
+          double.later(fault.ms, () => send(res, handle(), rec));
           return;
         }
         default:
@@ -722,17 +712,15 @@ export async function startHepsijetDouble(options: HepsijetDoubleOptions = {}): 
         return;
       }
       if (fault?.kind === 'applyThenHold') {
-        const held = setTimeout(() => send(res, a, rec), fault.ms);
-        timers.add(held);
-        req.socket.once('close', () => clearTimeout(held));
+        double.hold(req, fault.ms, () => send(res, a, rec));
         return;
       }
       send(res, a, rec);
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const double = new DoubleServer(server);
+  const port = await double.listen(options.port);
 
   return {
     baseUrl: `http://127.0.0.1:${port}`,
@@ -742,10 +730,10 @@ export async function startHepsijetDouble(options: HepsijetDoubleOptions = {}): 
       return logins;
     },
     failNext(fault, opts = {}) {
-      faults.push({ fault, remaining: opts.times ?? 1, operation: opts.operation });
+      faults.push(fault, opts);
     },
     clearFaults() {
-      faults = [];
+      faults.clear();
     },
     expireTokens() {
       for (const t of tokens.values()) t.revoked = true;
@@ -756,10 +744,6 @@ export async function startHepsijetDouble(options: HepsijetDoubleOptions = {}): 
       if (!(event in HEPSIJET_EVENTS) || event === 'CREATED') throw new Error(`hepsijet double: ${event} is not an event advance() can add`);
       addEvent(d, event, opts);
     },
-    async close() {
-      for (const t of timers) clearTimeout(t);
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => double.close(),
   };
 }

@@ -22,7 +22,6 @@
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { STATUS_CODES, createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   GATEWAY_TEXTS,
   MNG_CITIES,
@@ -64,6 +63,7 @@ import {
   type MngTokenAnswer,
   type MngTrackEvent,
 } from './mng.schemas';
+import { DoubleServer, FaultQueue } from '../double-server';
 
 export { MNG_STATUSES, MNG_CITIES, MNG_DISTRICTS, MNG_ERRORS, zplBarcodes } from './mng.schemas';
 
@@ -375,8 +375,7 @@ export async function startMngDouble(options: MngDoubleOptions = {}): Promise<Mn
   const orders = new Map<string, MngOrder>();
   const all: MngOrder[] = [];
   const recipients: MngRecipientRegistration[] = [];
-  const timers = new Set<NodeJS.Timeout>();
-  let faults: { fault: MngFault; remaining: number; operation?: MngOperation }[] = [];
+  const faults = new FaultQueue<MngFault, MngOperation>();
   let nextOrderInvoiceId = 1707264;
   let nextOrderInvoiceDetailId = 1707777;
   let nextShipmentId = 614118757013;
@@ -410,14 +409,6 @@ export async function startMngDouble(options: MngDoubleOptions = {}): Promise<Mn
     new HttpAnswer(401, undefined, 'unauthorized', {
       'www-authenticate': description ? `Bearer error="invalid_token", error_description="${description}"` : 'Bearer',
     });
-
-  function takeFault(operation: MngOperation | undefined): MngFault | undefined {
-    const i = faults.findIndex((f) => !f.operation || f.operation === operation);
-    if (i < 0) return undefined;
-    const entry = faults[i];
-    if (--entry.remaining <= 0) faults.splice(i, 1);
-    return entry.fault;
-  }
 
   // ---- API Connect and the JWT ----------------------------------------------------------------------------------------
 
@@ -867,7 +858,7 @@ export async function startMngDouble(options: MngDoubleOptions = {}): Promise<Mn
       };
       requests.push(rec);
 
-      const fault = takeFault(route?.operation);
+      const fault = faults.take(route?.operation);
       if (fault) rec.fault = fault.kind;
       switch (fault?.kind) {
         case 'hang':
@@ -916,19 +907,15 @@ export async function startMngDouble(options: MngDoubleOptions = {}): Promise<Mn
         send(res, a, rec);
       };
       if (fault?.kind === 'delay') {
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          run();
-        }, fault.ms);
-        timers.add(timer);
+        double.later(fault.ms, run);
         return;
       }
       run();
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const double = new DoubleServer(server);
+  const port = await double.listen(options.port);
 
   return {
     baseUrl: `http://127.0.0.1:${port}`,
@@ -939,10 +926,10 @@ export async function startMngDouble(options: MngDoubleOptions = {}): Promise<Mn
       return logins;
     },
     failNext(fault, opts = {}) {
-      faults.push({ fault, remaining: opts.times ?? 1, operation: opts.operation });
+      faults.push(fault, opts);
     },
     clearFaults() {
-      faults = [];
+      faults.clear();
     },
     expireTokens() {
       for (const t of tokens.values()) t.revoked = true;
@@ -957,11 +944,6 @@ export async function startMngDouble(options: MngDoubleOptions = {}): Promise<Mn
       if (statusCode === MNG_STATUS_DELIVERED) sh.deliveryTo = opts.deliveryTo ?? o.recipient.fullName;
       return sh;
     },
-    async close() {
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => double.close(),
   };
 }

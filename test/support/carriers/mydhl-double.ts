@@ -21,7 +21,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import Ajv, { type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { textPdf } from './text-pdf';
@@ -50,6 +49,7 @@ import {
   type MyDhlShipmentDocument,
   type MyDhlTrackingEvent,
 } from './mydhl.schemas';
+import { DoubleServer, FaultQueue } from '../double-server';
 
 export type MyDhlOperation = 'rates.get' | 'rates.post' | 'shipments.create' | 'tracking.single' | 'tracking.multi' | 'pickups.cancel';
 
@@ -364,18 +364,10 @@ export async function startMyDhlDouble(options: MyDhlDoubleOptions = {}): Promis
   const shipments = new Map<string, CreatedShipment>();
   const pickups = new Map<string, 'booked' | 'cancelled'>();
   const trackingOverrides = new Map<string, 'picked-up' | 'in-transit' | 'delivered' | MyDhlTrackingEvent[]>();
-  let faults: { fault: MyDhlFault; remaining: number; operation?: MyDhlOperation }[] = [];
+  const faults = new FaultQueue<MyDhlFault, MyDhlOperation>();
   let awbCounter = 0;
   const awbBase = Math.floor(Math.random() * 1e8);
   let baseUrl = '';
-
-  function takeFault(operation: MyDhlOperation | null, afterValidation: boolean): MyDhlFault | undefined {
-    const i = faults.findIndex((f) => AFTER_VALIDATION.has(f.fault.kind) === afterValidation && (!f.operation || f.operation === operation));
-    if (i < 0) return undefined;
-    const entry = faults[i];
-    if (--entry.remaining <= 0) faults.splice(i, 1);
-    return entry.fault;
-  }
 
   // ---- operations ----------------------------------------------------------------------------------------------
 
@@ -770,7 +762,7 @@ export async function startMyDhlDouble(options: MyDhlDoubleOptions = {}): Promis
     rec.path = rel;
     rec.operation = route?.operation ?? null;
 
-    const infraFault = takeFault(rec.operation, false);
+    const infraFault = faults.take(rec.operation, (f) => !AFTER_VALIDATION.has(f.kind));
     if (infraFault) return infraFault;
 
     // HTTP Basic (components/securitySchemes/basicAuth). The document defines no 401 response: ErrorResponse shape.
@@ -859,7 +851,7 @@ export async function startMyDhlDouble(options: MyDhlDoubleOptions = {}): Promis
       });
     }
 
-    const late = takeFault(route.operation, true);
+    const late = faults.take(route.operation, (f) => AFTER_VALIDATION.has(f.kind));
     if (late?.kind === 'refusal') return late;
     const reply = perform(route.operation, route.pattern.exec(rel)?.[1] ?? '', body, query, instance);
     // The operation happened (a shipment exists); only its answer is lost or spoilt.
@@ -1002,8 +994,8 @@ export async function startMyDhlDouble(options: MyDhlDoubleOptions = {}): Promis
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const double = new DoubleServer(server);
+  const origin = `http://127.0.0.1:${await double.listen(options.port)}`;
   baseUrl = `${origin}${basePath}`;
 
   return {
@@ -1016,24 +1008,21 @@ export async function startMyDhlDouble(options: MyDhlDoubleOptions = {}): Promis
     requests,
     shipments,
     failNext(fault, opts = {}) {
-      faults.push({ fault, remaining: opts.times ?? 1, operation: opts.operation });
+      faults.push(fault, opts);
     },
     clearFaults() {
-      faults = [];
+      faults.clear();
     },
     setTracking(number, events) {
       trackingOverrides.set(number, events);
     },
     reset() {
       requests.length = 0;
-      faults = [];
+      faults.clear();
       shipments.clear();
       pickups.clear();
       trackingOverrides.clear();
     },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => double.close(),
   };
 }

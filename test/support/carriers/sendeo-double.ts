@@ -19,7 +19,6 @@
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { STATUS_CODES, createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import {
   SENDEO_CITIES,
@@ -50,6 +49,7 @@ import {
   type SendeoSetDeliveryResult,
   type SendeoTrackDeliveryResult,
 } from './sendeo.schemas';
+import { DoubleServer, FaultQueue } from '../double-server';
 
 export { SENDEO_STATUSES, SENDEO_CITIES, SENDEO_DISTRICTS, SENDEO_ERRORS } from './sendeo.schemas';
 
@@ -347,7 +347,7 @@ export async function startSendeoDouble(options: SendeoDoubleOptions = {}): Prom
   const deliveries = new Map<string, SendeoDelivery>();
   const all: SendeoDelivery[] = [];
   const trackCache = new Map<string, { at: number; result: SendeoTrackDeliveryResult }>();
-  let faults: { fault: SendeoFault; remaining: number; operation?: SendeoOperation }[] = [];
+  const faults = new FaultQueue<SendeoFault, SendeoOperation>();
   let nextTracking = 401281283560;
   let nextShipmentId = 122425;
   let nextUserCode = 11979;
@@ -368,14 +368,6 @@ export async function startSendeoDouble(options: SendeoDoubleOptions = {}): Prom
     new HttpAnswer(401, sendeoResponses.error(randomUUID(), SENDEO_ERRORS.unauthorized.code, SENDEO_ERRORS.unauthorized.message), 'unauthorized', {
       'www-authenticate': description ? `Bearer error="invalid_token", error_description="${description}"` : 'Bearer',
     });
-
-  function takeFault(operation: SendeoOperation | undefined): SendeoFault | undefined {
-    const i = faults.findIndex((f) => !f.operation || f.operation === operation);
-    if (i < 0) return undefined;
-    const entry = faults[i];
-    if (--entry.remaining <= 0) faults.splice(i, 1);
-    return entry.fault;
-  }
 
   // ---- auth ---------------------------------------------------------------------------------------------------------
 
@@ -772,7 +764,7 @@ export async function startSendeoDouble(options: SendeoDoubleOptions = {}): Prom
       };
       requests.push(rec);
 
-      const fault = takeFault(route?.operation);
+      const fault = faults.take(route?.operation);
       if (fault) rec.fault = fault.kind;
       switch (fault?.kind) {
         case 'hang':
@@ -819,16 +811,15 @@ export async function startSendeoDouble(options: SendeoDoubleOptions = {}): Prom
         return;
       }
       if (fault?.kind === 'applyThenHold') {
-        const held = setTimeout(() => send(res, a, rec), fault.ms);
-        req.socket.once('close', () => clearTimeout(held));
+        double.hold(req, fault.ms, () => send(res, a, rec));
         return;
       }
       send(res, a, rec);
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const double = new DoubleServer(server);
+  const port = await double.listen(options.port);
 
   return {
     baseUrl: `http://127.0.0.1:${port}`,
@@ -838,10 +829,10 @@ export async function startSendeoDouble(options: SendeoDoubleOptions = {}): Prom
       return logins;
     },
     failNext(fault, opts = {}) {
-      faults.push({ fault, remaining: opts.times ?? 1, operation: opts.operation });
+      faults.push(fault, opts);
     },
     clearFaults() {
-      faults = [];
+      faults.clear();
     },
     expireTokens() {
       for (const t of tokens.values()) t.revoked = true;
@@ -852,9 +843,6 @@ export async function startSendeoDouble(options: SendeoDoubleOptions = {}): Prom
       if (!SENDEO_STATUSES[statusId]) throw new Error(`sendeo double: status ${statusId} is not in Sendeo's status list`);
       d.statuses.push({ statusId, at: at ?? now() });
     },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => double.close(),
   };
 }

@@ -17,7 +17,6 @@
  * its outcome, the contract violations found and the elements the service ignores.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   SURAT_COD_COLLECTION_TYPES,
   SURAT_CARGO_TYPES,
@@ -68,6 +67,7 @@ export {
   type SuratMovementKind,
   type SuratOperation,
 } from './surat.schemas';
+import { DoubleServer, FaultQueue } from '../double-server';
 
 export type SuratFault =
   /** answers this HTTP status without doing anything: 500 as an ASMX unhandled exception (soap:Server fault), others as IIS's HTML error page */
@@ -224,17 +224,9 @@ export async function startSuratDouble(options: SuratDoubleOptions = {}): Promis
   const requests: SuratRecordedRequest[] = [];
   const shipments = new Map<string, SuratShipment>();
   let nextBarcode = BigInt(options.firstBarcode ?? '30000000000001');
-  let faults: { fault: SuratFault; remaining: number; operation?: SuratOperation }[] = [];
+  const faults = new FaultQueue<SuratFault, SuratOperation>();
 
   if (!/^\d{14}$/.test(nextBarcode.toString())) throw new Error('surat double: firstBarcode must have 14 digits');
-
-  function takeFault(operation: SuratOperation | undefined): SuratFault | undefined {
-    const i = faults.findIndex((f) => !f.operation || f.operation === operation);
-    if (i < 0) return undefined;
-    const entry = faults[i];
-    if (--entry.remaining <= 0) faults.splice(i, 1);
-    return entry.fault;
-  }
 
   // ---- answers ------------------------------------------------------------------------------------------------------
 
@@ -532,7 +524,7 @@ export async function startSuratDouble(options: SuratDoubleOptions = {}): Promis
         );
       }
 
-      const f = rec.method === 'POST' ? takeFault(rec.operation) : undefined;
+      const f = rec.method === 'POST' ? faults.take(rec.operation) : undefined;
       if (f) rec.fault = f.kind;
       switch (f?.kind) {
         case 'hang':
@@ -580,16 +572,15 @@ export async function startSuratDouble(options: SuratDoubleOptions = {}): Promis
         return; // the shipment exists; the answer never leaves
       }
       if (f?.kind === 'applyThenHold') {
-        const held = setTimeout(() => send(res, a, rec), f.ms);
-        req.socket.once('close', () => clearTimeout(held));
+        double.hold(req, f.ms, () => send(res, a, rec));
         return;
       }
       send(res, a, rec);
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const double = new DoubleServer(server);
+  const port = await double.listen(options.port);
 
   function mustFind(key: string): SuratShipment {
     const s = find(key);
@@ -623,10 +614,10 @@ export async function startSuratDouble(options: SuratDoubleOptions = {}): Promis
     accounts,
     find,
     failNext(f, opts = {}) {
-      faults.push({ fault: f, remaining: opts.times ?? 1, operation: opts.operation });
+      faults.push(f, opts);
     },
     clearFaults() {
-      faults = [];
+      faults.clear();
     },
     move,
     pickUp: (key, opts) => move(key, 'pickedUp', opts),
@@ -635,9 +626,6 @@ export async function startSuratDouble(options: SuratDoubleOptions = {}): Promis
     deliver: (key, opts) => move(key, 'delivered', opts),
     returnToSender: (key, opts) => move(key, 'returned', opts),
     trackingText: (key) => trackingLines(mustFind(key)),
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => double.close(),
   };
 }

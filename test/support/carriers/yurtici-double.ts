@@ -15,7 +15,6 @@
  * service's schema does not know (ignored silently by the service).
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
 import {
   EMAIL_PATTERN,
@@ -64,6 +63,7 @@ export {
   YURTICI_TEST_USER_SENDER_PAYS,
   fromYk,
 } from './yurtici.schemas';
+import { DoubleServer, FaultQueue } from '../double-server';
 export type { YurticiUser, YurticiOperation, YurticiPaymentType, YurticiStatusName } from './yurtici.schemas';
 
 /** README: "Rate limiting on queryShipment: 1-minute cooldown on repeated queries". */
@@ -421,20 +421,12 @@ export async function startYurticiDouble(options: YurticiDoubleOptions = {}): Pr
   const all: YurticiShipment[] = [];
   /** `<customerId>|<userName>|<keyType>|<key>` → when it was last answered with data */
   const lastQueried = new Map<string, number>();
-  let faults: { fault: YurticiFault; remaining: number; operation?: YurticiOperation }[] = [];
+  const faults = new FaultQueue<YurticiFault, YurticiOperation>();
   let nextJobId = 5_160_001;
   let nextDocId = 110_000_000_001;
 
   const ofCustomer = (customerId: number) => all.filter((s) => s.customerId === customerId);
   const ofUser = (user: User) => all.filter((s) => s.userName === user.userName);
-
-  function takeFault(operation: YurticiOperation | undefined): YurticiFault | undefined {
-    const i = faults.findIndex((f) => !f.operation || f.operation === operation);
-    if (i < 0) return undefined;
-    const entry = faults[i];
-    if (--entry.remaining <= 0) faults.splice(i, 1);
-    return entry.fault;
-  }
 
   /** Credentials and language, as the document puts them in every body; outFlag 1 with no detail when wrong. */
   function authenticate(
@@ -840,7 +832,7 @@ export async function startYurticiDouble(options: YurticiDoubleOptions = {}): Pr
         return send(res, new Answer(405, '', 'method-not-allowed'), rec);
       }
 
-      const fault = takeFault(rec.operation);
+      const fault = faults.take(rec.operation);
       if (fault) rec.fault = fault.kind;
       switch (fault?.kind) {
         case 'hang':
@@ -877,16 +869,15 @@ export async function startYurticiDouble(options: YurticiDoubleOptions = {}): Pr
         return;
       }
       if (fault?.kind === 'slow') {
-        const held = setTimeout(() => send(res, a, rec), fault.ms);
-        req.socket.once('close', () => clearTimeout(held));
+        double.hold(req, fault.ms, () => send(res, a, rec));
         return;
       }
       send(res, a, rec);
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const double = new DoubleServer(server);
+  const port = await double.listen(options.port);
   const baseUrl = `http://127.0.0.1:${port}`;
 
   // ---- status helpers -----------------------------------------------------------------------------------------------
@@ -923,10 +914,10 @@ export async function startYurticiDouble(options: YurticiDoubleOptions = {}): Pr
     requests,
     shipments,
     failNext(fault, opts = {}) {
-      faults.push({ fault, remaining: opts.times ?? 1, operation: opts.operation });
+      faults.push(fault, opts);
     },
     clearFaults() {
-      faults = [];
+      faults.clear();
     },
     forgetQueries() {
       lastQueried.clear();
@@ -989,9 +980,6 @@ export async function startYurticiDouble(options: YurticiDoubleOptions = {}): Pr
       s.cancelledAt = o.at ?? now();
       return s;
     },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => double.close(),
   };
 }

@@ -25,7 +25,6 @@
  * The push model (Hepsiburada calls the merchant's base URL, Basic auth, unsigned): `push(event, key)`.
  */
 import { STATUS_CODES, createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   HB_CANCEL_REASON_NOT_SUPPLIED,
   HB_CARGO_COMPANIES,
@@ -57,6 +56,7 @@ import {
   type HbPackageStatus,
   type HbSampleLine,
 } from './hepsiburada.schemas';
+import { DoubleServer, FaultQueue } from '../double-server';
 
 export { HB_CARGO_COMPANIES, HB_MESSAGES, HEPSIBURADA_HOSTS, hbQueryDate, readHbLabelBarcode } from './hepsiburada.schemas';
 
@@ -422,9 +422,8 @@ export async function startHepsiburadaDouble(options: HepsiburadaDoubleOptions =
   const writeBacks: HbWriteBack[] = [];
   const pushes: HbPush[] = [];
   const retried = new Set<HbPush>();
-  const timers = new Set<NodeJS.Timeout>();
   const windows = new Map<string, { start: number; count: number }>();
-  let faults: { fault: HepsiburadaFault; remaining: number; operation?: HepsiburadaOperation }[] = [];
+  const faults = new FaultQueue<HepsiburadaFault, HepsiburadaOperation>();
   let outage = false;
   let nextOrder = 4100000001;
   let nextLine = 1;
@@ -1230,14 +1229,6 @@ export async function startHepsiburadaDouble(options: HepsiburadaDoubleOptions =
     };
   }
 
-  function takeFault(op: HepsiburadaOperation | undefined): HepsiburadaFault | undefined {
-    const i = faults.findIndex((f) => !f.operation || f.operation === op);
-    if (i < 0) return undefined;
-    const f = faults[i];
-    if (--f.remaining <= 0) faults.splice(i, 1);
-    return f.fault;
-  }
-
   const statusAnswer = (status: number, outcome: HepsiburadaRecordedRequest['outcome']) =>
     new HttpAnswer(
       status,
@@ -1336,7 +1327,7 @@ export async function startHepsiburadaDouble(options: HepsiburadaDoubleOptions =
         );
       if (outage) return send(res, new HttpAnswer(503, { message: HB_MESSAGES.serviceUnavailable }, 'outage'), rec);
 
-      const fault = takeFault(route.operation);
+      const fault = faults.take(route.operation);
       if (fault) rec.fault = fault.kind;
       if (fault?.kind === 'hang') {
         rec.outcome = 'fault';
@@ -1370,19 +1361,15 @@ export async function startHepsiburadaDouble(options: HepsiburadaDoubleOptions =
         send(res, a, rec);
       };
       if (fault?.kind === 'delay') {
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          run();
-        }, fault.ms);
-        timers.add(timer);
+        double.later(fault.ms, run);
         return;
       }
       run();
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const double = new DoubleServer(server);
+  const port = await double.listen(options.port);
 
   // ---- push model --------------------------------------------------------------------------------------------------
 
@@ -1714,10 +1701,10 @@ export async function startHepsiburadaDouble(options: HepsiburadaDoubleOptions =
     },
     tick: autoPackage,
     failNext(fault, opts = {}) {
-      faults.push({ fault, remaining: opts.times ?? 1, operation: opts.operation });
+      faults.push(fault, opts);
     },
     clearFaults() {
-      faults = [];
+      faults.clear();
     },
     setOutage(on) {
       outage = on;
@@ -1725,12 +1712,7 @@ export async function startHepsiburadaDouble(options: HepsiburadaDoubleOptions =
     get outage() {
       return outage;
     },
-    async close() {
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => double.close(),
   };
 }
 

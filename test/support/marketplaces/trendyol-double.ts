@@ -25,7 +25,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   LISTING_TIERS,
   SELLER_CARRIERS,
@@ -87,6 +86,7 @@ export {
   fromGmt3,
   zplBarcodes,
 } from './trendyol.schemas';
+import { DoubleServer, FaultQueue } from '../double-server';
 export type { TrendyolShipmentPackage, TrendyolLine, TrendyolPage, TrendyolStreamPage, TrendyolWebhookView } from './trendyol.schemas';
 
 // --------------------------------------------------------------------------------------------------------------------
@@ -492,8 +492,7 @@ export async function startTrendyolDouble(options: TrendyolDoubleOptions = {}): 
     { sellerId: string; filterKey: string; start: number; end: number; statuses: string[] | null; lastMod: number; lastId: number }
   >();
   const hits = new Map<string, number[]>();
-  const timers = new Set<NodeJS.Timeout>();
-  let faults: { fault: TrendyolFault; remaining: number; operation?: TrendyolOperation }[] = [];
+  const faults = new FaultQueue<TrendyolFault, TrendyolOperation>();
   let down = false;
 
   // id sequences, from the documents' example values
@@ -1580,14 +1579,6 @@ export async function startTrendyolDouble(options: TrendyolDoubleOptions = {}): 
     }
   }
 
-  function takeFault(operation: TrendyolOperation | undefined): TrendyolFault | undefined {
-    const i = faults.findIndex((f) => !f.operation || f.operation === operation);
-    if (i < 0) return undefined;
-    const entry = faults[i];
-    if (--entry.remaining <= 0) faults.splice(i, 1);
-    return entry.fault;
-  }
-
   const statusAnswer = (r: Route | undefined, status: number, outcome: TrendyolOutcome, retryAfter?: number) => {
     const text = STATUS_CODES[status] ?? 'Error';
     const body = r?.family === 'pull' ? pullErrorBody(text, text) : errorsBody(status, text.toLowerCase().replace(/\s+/g, '.'), text);
@@ -1641,7 +1632,7 @@ export async function startTrendyolDouble(options: TrendyolDoubleOptions = {}): 
         }
       };
 
-      const fault = takeFault(m.route?.operation);
+      const fault = faults.take(m.route?.operation);
       if (fault) rec.fault = fault.kind;
       switch (fault?.kind) {
         case 'hang':
@@ -1654,11 +1645,7 @@ export async function startTrendyolDouble(options: TrendyolDoubleOptions = {}): 
         case 'status':
           return send(res, statusAnswer(m.route, fault.status, 'fault', fault.retryAfterSeconds), rec);
         case 'delay': {
-          const timer = setTimeout(() => {
-            timers.delete(timer);
-            send(res, handle(), rec);
-          }, fault.ms);
-          timers.add(timer);
+          double.later(fault.ms, () => send(res, handle(), rec));
           return;
         }
         default:
@@ -1682,8 +1669,8 @@ export async function startTrendyolDouble(options: TrendyolDoubleOptions = {}): 
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const double = new DoubleServer(server);
+  const port = await double.listen(options.port);
 
   return {
     baseUrl: `http://127.0.0.1:${port}`,
@@ -1766,10 +1753,10 @@ export async function startTrendyolDouble(options: TrendyolDoubleOptions = {}): 
     deliverWebhooks,
     retryWebhooks,
     failNext(fault, opts = {}) {
-      faults.push({ fault, remaining: opts.times ?? 1, operation: opts.operation });
+      faults.push(fault, opts);
     },
     clearFaults() {
-      faults = [];
+      faults.clear();
     },
     outage(on) {
       down = on;
@@ -1777,11 +1764,6 @@ export async function startTrendyolDouble(options: TrendyolDoubleOptions = {}): 
     resetRateLimits() {
       hits.clear();
     },
-    async close() {
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => double.close(),
   };
 }
